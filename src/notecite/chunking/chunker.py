@@ -1,0 +1,167 @@
+"""Cut a parsed note into chunks: one per heading section, windowed under a token budget.
+
+Each chunk's embedded text is composite: the note title, the heading path and the chunk
+text; the first chunk also carries the frontmatter description and keywords. Windows are
+sized so that the composite text fits the embedder's token limit, and consecutive windows of
+one section overlap by up to ``overlap_tokens``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from notecite.ingest.sections import format_heading_path
+from notecite.types import Chunk, ParsedNote, Section
+
+TokenCounter = Callable[[Sequence[str]], list[int]]
+
+_MIN_BUDGET = 16
+
+
+@dataclass(frozen=True)
+class ChunkerConfig:
+    """Token limit of the embedder and overlap between windows of one section."""
+
+    max_tokens: int = 256
+    overlap_tokens: int = 32
+
+
+@dataclass(frozen=True)
+class _Unit:
+    line: int
+    text: str
+    tokens: int
+    joins_previous: bool  # a later piece of the same over-long line
+
+
+def embed_text_for(note: ParsedNote, heading_path: str, text: str, first: bool) -> str:
+    """The composite text that is embedded for a chunk."""
+    parts = [note.title]
+    if heading_path:
+        parts.append(heading_path)
+    if first:
+        if note.description:
+            parts.append(note.description)
+        if note.keywords:
+            parts.append("Keywords: " + ", ".join(note.keywords))
+    parts.append(text)
+    return "\n".join(p for p in parts if p)
+
+
+def stable_chunk_id(vault: str, rel_path: str, index: int, content_hash: str) -> str:
+    """Same vault, file, position and content -> same id."""
+    key = f"{vault}\0{rel_path}\0{index}\0{content_hash}".encode()
+    return hashlib.sha256(key).hexdigest()[:24]
+
+
+def _split_long_line(line: int, text: str, budget: int, count: TokenCounter) -> list[_Unit]:
+    """Cut one line that exceeds the budget into word runs that each fit."""
+    words = text.split()
+    units: list[_Unit] = []
+    start = 0
+    step = max(1, budget // 2)
+    while start < len(words):
+        size = min(step, len(words) - start)
+        piece = " ".join(words[start : start + size])
+        tokens = count([piece])[0]
+        while tokens > budget and size > 1:
+            size = max(1, size // 2)
+            piece = " ".join(words[start : start + size])
+            tokens = count([piece])[0]
+        if tokens > budget:  # one enormous "word": cut by characters
+            piece = piece[: max(1, budget * 2)]
+            tokens = min(count([piece])[0], budget)
+            words[start] = words[start][len(piece) :] or words[start]
+            if words[start] == piece:
+                start += 1
+        else:
+            start += size
+        units.append(_Unit(line, piece, tokens, joins_previous=bool(units)))
+    return units
+
+
+def _units(section: Section, budget: int, count: TokenCounter) -> list[_Unit]:
+    lines = section.text.split("\n")
+    numbers = list(range(section.line_start, section.line_start + len(lines)))
+    kept = [(n, ln) for n, ln in zip(numbers, lines, strict=True) if ln.strip()]
+    counts = count([ln for _, ln in kept])
+    units: list[_Unit] = []
+    for (number, text), tokens in zip(kept, counts, strict=True):
+        if tokens > budget:
+            units.extend(_split_long_line(number, text, budget, count))
+        else:
+            units.append(_Unit(number, text, tokens, joins_previous=False))
+    return units
+
+
+def _windows(units: list[_Unit], budget: int, overlap: int) -> list[list[_Unit]]:
+    windows: list[list[_Unit]] = []
+    current: list[_Unit] = []
+    used = 0
+    for unit in units:
+        if current and used + unit.tokens > budget:
+            windows.append(current)
+            carried: list[_Unit] = []
+            carried_tokens = 0
+            for prev in reversed(current[1:]):
+                if carried_tokens + prev.tokens > overlap or carried_tokens + prev.tokens + (
+                    unit.tokens
+                ) > budget:
+                    break
+                carried.insert(0, prev)
+                carried_tokens += prev.tokens
+            current, used = carried, carried_tokens
+        current.append(unit)
+        used += unit.tokens
+    if current:
+        windows.append(current)
+    return windows
+
+
+def _join(units: list[_Unit]) -> str:
+    out: list[str] = []
+    for i, unit in enumerate(units):
+        if i and unit.joins_previous and units[i - 1].line == unit.line:
+            out.append(" " + unit.text)
+        else:
+            out.append(("\n" if i else "") + unit.text)
+    return "".join(out)
+
+
+def chunk_note(
+    note: ParsedNote, vault: str, count: TokenCounter, config: ChunkerConfig
+) -> list[Chunk]:
+    """All chunks of ``note`` in reading order, indexed from 0."""
+    chunks: list[Chunk] = []
+    for section in note.sections:
+        heading_path = format_heading_path(section.heading_path)
+        first_header, other_header = (
+            embed_text_for(note, heading_path, "", first=True),
+            embed_text_for(note, heading_path, "", first=False),
+        )
+        header_tokens = count([first_header if not chunks else other_header])[0]
+        budget = max(_MIN_BUDGET, config.max_tokens - header_tokens - 4)
+        units = _units(section, budget, count)
+        overlap = min(config.overlap_tokens, budget // 2)
+        for window in _windows(units, budget, overlap):
+            text = _join(window)
+            embed_text = embed_text_for(note, heading_path, text, first=not chunks)
+            content_hash = hashlib.sha256(embed_text.encode()).hexdigest()
+            index = len(chunks)
+            chunks.append(
+                Chunk(
+                    chunk_id=stable_chunk_id(vault, note.rel_path, index, content_hash),
+                    chunk_index=index,
+                    heading_path=heading_path,
+                    text=text,
+                    embed_text=embed_text,
+                    line_start=window[0].line,
+                    line_end=window[-1].line,
+                    token_count=sum(u.tokens for u in window),
+                    content_hash=content_hash,
+                )
+            )
+    return chunks

@@ -1,0 +1,154 @@
+"""Settings: defaults < TOML file < ``NOTECITE_*`` environment < CLI flags.
+
+Nested keys use ``__`` in the environment (``NOTECITE_EMBEDDER__NAME=hash``) and tables in
+TOML (``[embedder] name = "hash"``). Unknown keys are an error. The data directory is
+``NOTECITE_HOME`` (default: the platform's user data dir); the TOML file is
+``NOTECITE_CONFIG``, else ``<home>/config.toml`` when it exists.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, Literal
+
+import platformdirs
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
+from pydantic_settings import (
+    BaseSettings,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+    TomlConfigSettingsSource,
+)
+
+from notecite.errors import ConfigError
+
+
+def default_home() -> Path:
+    """``NOTECITE_HOME`` if set, else the platform user data directory."""
+    env = os.environ.get("NOTECITE_HOME")
+    return Path(env) if env else Path(platformdirs.user_data_dir("notecite", appauthor=False))
+
+
+class _Section(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class EmbedderSettings(_Section):
+    """Which embedding provider to use and how to reach it."""
+
+    name: str = "minilm"
+    model: str | None = None
+    base_url: str | None = None
+    api_key: SecretStr | None = None
+    dimensions: int | None = None
+    batch_size: int = Field(default=32, ge=1, le=2048)
+    timeout_s: float = Field(default=60.0, gt=0)
+    threads: int = Field(default=0, ge=0, description="0 = onnxruntime's choice")
+
+
+class StoreSettings(_Section):
+    """Where the index lives."""
+
+    backend: Literal["sqlite"] = "sqlite"
+    path: Path | None = None
+
+
+class IndexSettings(_Section):
+    """What the indexer reads and how it cuts notes."""
+
+    extensions: tuple[str, ...] = (".md", ".markdown", ".txt", ".html", ".htm", ".pdf")
+    max_file_bytes: int = Field(default=20_000_000, ge=1)
+    chunk_overlap_tokens: int = Field(default=32, ge=0)
+    chunk_max_tokens: int | None = Field(
+        default=None, ge=16, description="default: the embedder's token limit"
+    )
+    ignore_dirs: tuple[str, ...] = ("node_modules", "__pycache__")
+
+
+class SearchSettings(_Section):
+    """Defaults of `search`."""
+
+    k: int = Field(default=8, ge=1, le=200)
+    candidates: int = Field(default=50, ge=1, le=1000)
+    vector_weight: float = Field(default=0.7, ge=0)
+    bm25_weight: float = Field(default=0.3, ge=0)
+
+
+class Settings(BaseSettings):
+    """All notecite settings."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="NOTECITE_",
+        env_nested_delimiter="__",
+        extra="forbid",
+    )
+
+    home: Path = Field(default_factory=default_home)
+    embedder: EmbedderSettings = Field(default_factory=EmbedderSettings)
+    store: StoreSettings = Field(default_factory=StoreSettings)
+    index: IndexSettings = Field(default_factory=IndexSettings)
+    search: SearchSettings = Field(default_factory=SearchSettings)
+
+    @property
+    def db_path(self) -> Path:
+        """The SQLite file of the embedded store."""
+        return self.store.path or self.home / "notecite.db"
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        toml_file = cls.model_config.get("toml_file")
+        sources: list[PydanticBaseSettingsSource] = [init_settings, env_settings]
+        if toml_file:
+            sources.append(TomlConfigSettingsSource(settings_cls, toml_file=toml_file))
+        return tuple(sources)
+
+
+def config_file_path(explicit: Path | None = None) -> Path | None:
+    """The TOML file to read: explicit, ``NOTECITE_CONFIG``, or ``<home>/config.toml``."""
+    if explicit is not None:
+        if not explicit.is_file():
+            raise ConfigError(f"config file not found: {explicit}")
+        return explicit
+    env = os.environ.get("NOTECITE_CONFIG")
+    if env:
+        path = Path(env)
+        if not path.is_file():
+            raise ConfigError(f"NOTECITE_CONFIG points to a missing file: {path}")
+        return path
+    candidate = default_home() / "config.toml"
+    return candidate if candidate.is_file() else None
+
+
+def load_settings(config_file: Path | None = None, **overrides: Any) -> Settings:
+    """Merge defaults, the TOML file, the environment and ``overrides`` (CLI flags).
+
+    Raises:
+        ConfigError: a value is invalid or a key is unknown.
+    """
+    toml_file = config_file_path(config_file)
+    settings_cls: type[Settings] = Settings
+    if toml_file is not None:
+        settings_cls = type(
+            "Settings",
+            (Settings,),
+            {"model_config": SettingsConfigDict(**{**Settings.model_config, "toml_file": toml_file})},
+        )
+    try:
+        return settings_cls(**overrides)
+    except ValidationError as exc:
+        where = f" (config file {toml_file})" if toml_file else ""
+        raise ConfigError(f"invalid settings{where}:\n{exc}") from exc
+
+
+def masked_settings(settings: Settings) -> dict[str, Any]:
+    """Settings as JSON-ready data with secrets masked."""
+    data: dict[str, Any] = settings.model_dump(mode="json")
+    return data

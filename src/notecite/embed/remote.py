@@ -1,0 +1,44 @@
+"""Shared HTTP plumbing of the remote embedding providers: bounded retries on 429/5xx."""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Any
+
+import httpx
+
+from notecite.errors import EmbeddingError
+
+logger = logging.getLogger(__name__)
+
+RETRY_STATUS = {429, 500, 502, 503, 504}
+
+
+def post_json(
+    client: httpx.Client, url: str, payload: dict[str, Any], *, retries: int = 3
+) -> Any:
+    """POST ``payload``; retry 429/5xx and connection errors with backoff; return the JSON."""
+    delay = 0.5
+    for attempt in range(retries + 1):
+        try:
+            response = client.post(url, json=payload)
+        except httpx.HTTPError as exc:
+            if attempt == retries:
+                raise EmbeddingError(f"embedding server at {url} unreachable: {exc}") from exc
+            logger.warning("embedding request to %s failed (%s); retrying", url, exc)
+        else:
+            if response.status_code not in RETRY_STATUS or attempt == retries:
+                if response.status_code >= 400:
+                    raise EmbeddingError(
+                        f"embedding server at {url} answered {response.status_code}: "
+                        f"{response.text[:300]}"
+                    )
+                try:
+                    return response.json()
+                except ValueError as exc:
+                    raise EmbeddingError(f"embedding server at {url} sent invalid JSON") from exc
+            logger.warning("embedding server %s answered %s; retrying", url, response.status_code)
+        time.sleep(delay)
+        delay *= 2
+    raise AssertionError("unreachable")

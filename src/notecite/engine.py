@@ -1,0 +1,211 @@
+"""Engine: the one place that knows every stage (store, embedder, indexer, retrieval)."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from pathlib import Path
+from types import TracebackType
+
+from notecite.config import Settings
+from notecite.embed.base import Embedder, Vectors
+from notecite.embed.registry import create_embedder
+from notecite.errors import EmbedderMismatchError, EmbeddingError, VaultError
+from notecite.ingest.indexer import ProgressCallback, VaultIndexer
+from notecite.retrieve.hybrid import HybridWeights, hybrid_search
+from notecite.store.base import Store
+from notecite.store.sqlite import SQLiteStore
+from notecite.types import IndexReport, IndexStatus, SearchFilter, SearchResult, Vault
+
+logger = logging.getLogger(__name__)
+
+
+class Engine:
+    """Index vaults of notes and search them.
+
+    Nothing is opened or loaded until first use; use it as a context manager or call
+    :meth:`close`.
+    """
+
+    def __init__(
+        self,
+        settings: Settings | None = None,
+        *,
+        store: Store | None = None,
+        embedder: Embedder | None = None,
+    ) -> None:
+        self.settings = settings or Settings()
+        self._store = store
+        self._embedder = embedder
+
+    def __enter__(self) -> Engine:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    @property
+    def store(self) -> Store:
+        """The index store (opened on first use)."""
+        if self._store is None:
+            self._store = SQLiteStore(self.settings.db_path)
+        return self._store
+
+    @property
+    def embedder(self) -> Embedder:
+        """The configured embedder (its model loads on first embedding)."""
+        if self._embedder is None:
+            self._embedder = create_embedder(self.settings.embedder)
+        return self._embedder
+
+    def close(self) -> None:
+        """Close the store."""
+        if self._store is not None:
+            self._store.close()
+
+    # -- vaults -----------------------------------------------------------------------------
+
+    def add_vault(self, name: str, path: Path) -> Vault:
+        """Register a folder of notes under ``name``."""
+        if not name or "/" in name or name != name.strip():
+            raise VaultError(f"invalid vault name {name!r}: use a non-empty name without '/'")
+        resolved = path.expanduser().resolve()
+        if not resolved.is_dir():
+            raise VaultError(f"vault folder not found: {path}")
+        return self.store.add_vault(name, resolved)
+
+    def remove_vault(self, name: str) -> None:
+        """Forget a vault and everything indexed from it (the files are untouched)."""
+        self.store.remove_vault(name)
+
+    def vaults(self) -> list[Vault]:
+        """Registered vaults, by name."""
+        return self.store.list_vaults()
+
+    def vault(self, name: str) -> Vault:
+        """The vault called ``name``, or a VaultError that lists the known ones."""
+        found = self.store.get_vault(name)
+        if found is None:
+            known = ", ".join(v.name for v in self.vaults()) or "none yet"
+            raise VaultError(f"unknown vault {name!r}; known vaults: {known}")
+        return found
+
+    # -- indexing ---------------------------------------------------------------------------
+
+    def check_embedder(self) -> None:
+        """Refuse to mix embedding models in one index."""
+        info = self.store.embedder_info()
+        if info is not None and info[0] != self.embedder.model_id:
+            raise EmbedderMismatchError(
+                f"this index was built with the embedding model {info[0]!r} ({info[1]} "
+                f"dimensions) but {self.embedder.model_id!r} is configured. Either set "
+                f"embedder back, or rebuild the index with: notecite index --rebuild"
+            )
+
+    def index(
+        self,
+        vault: str | None = None,
+        *,
+        progress: ProgressCallback | None = None,
+        rebuild: bool = False,
+    ) -> list[IndexReport]:
+        """Index one vault, or every vault; ``rebuild`` drops the whole index first."""
+        if rebuild:
+            self.store.clear_index()
+        self.check_embedder()
+        targets = [self.vault(vault)] if vault else self.vaults()
+        reports = []
+        for target in targets:
+            if not target.path.is_dir():
+                raise VaultError(
+                    f"vault {target.name!r} points to a missing folder {target.path}; "
+                    f"fix it with: notecite vault remove {target.name} && "
+                    f"notecite vault add {target.name} NEW_PATH"
+                )
+            indexer = VaultIndexer(self.store, self.embedder, self.settings.index, target)
+            report = indexer.run(progress)
+            logger.info("%s", report.summary())
+            reports.append(report)
+        return reports
+
+    def status(self) -> IndexStatus:
+        """Per-vault counts and failures, and the embedding model of the index."""
+        info = self.store.embedder_info()
+        return IndexStatus(
+            vaults=tuple(self.store.vault_status()),
+            embedder_model=info[0] if info else None,
+            embedder_dimensions=info[1] if info else None,
+        )
+
+    # -- search -----------------------------------------------------------------------------
+
+    def search_filter(
+        self, vaults: Sequence[str] = (), folders: Sequence[str] = ()
+    ) -> SearchFilter:
+        """A filter from vault names (unknown ones raise) and folder prefixes."""
+        ids = tuple(self.vault(name).id for name in vaults)
+        cleaned = tuple(f.strip("/") for f in folders if f.strip("/"))
+        return SearchFilter(vault_ids=ids, folders=cleaned)
+
+    def embed_query(self, query: str) -> Vectors | None:
+        """The query vector, or None when the embedder fails (search goes lexical-only)."""
+        try:
+            return self.embedder.embed_query(query)
+        except EmbeddingError as exc:
+            logger.warning("query embedding failed, using keyword search only: %s", exc)
+            return None
+
+    def search(
+        self,
+        query: str,
+        *,
+        vaults: Sequence[str] = (),
+        folders: Sequence[str] = (),
+        k: int | None = None,
+    ) -> list[SearchResult]:
+        """The top ``k`` chunks for ``query`` by hybrid vector + BM25 score."""
+        if not query.strip():
+            raise ValueError("query is empty")
+        flt = self.search_filter(vaults, folders)
+        self.check_embedder()
+        settings = self.settings.search
+        limit = k or settings.k
+        scored = hybrid_search(
+            self.store,
+            self.embedder.model_id,
+            self.embed_query(query),
+            query,
+            flt,
+            limit,
+            max(settings.candidates, limit),
+            HybridWeights(settings.vector_weight, settings.bm25_weight),
+        )
+        chunks = self.store.fetch_chunks([c.rowid for c in scored])
+        results = []
+        for cand in scored:
+            chunk = chunks.get(cand.rowid)
+            if chunk is None:
+                continue
+            results.append(
+                SearchResult(
+                    vault=chunk.vault,
+                    rel_path=chunk.rel_path,
+                    heading_path=chunk.heading_path,
+                    chunk_index=chunk.chunk_index,
+                    chunk_id=chunk.chunk_id,
+                    text=chunk.text,
+                    title=chunk.title,
+                    line_start=chunk.line_start,
+                    line_end=chunk.line_end,
+                    score_vector=cand.score_vector,
+                    score_bm25=cand.score_bm25,
+                    score=cand.score,
+                    note_date=chunk.note_date,
+                )
+            )
+        return results

@@ -1,0 +1,44 @@
+"""The one error tree of notecite.
+
+Every error raised on purpose by notecite derives from :class:`NotecitError`::
+
+    NotecitError
+    ├── ConfigError              settings are invalid or a provider name is unknown
+    ├── VaultError               a vault name or path is wrong (unknown, duplicate, missing)
+    ├── StoreError               the index database cannot be opened or written
+    │   └── EmbedderMismatchError  the index was built with another embedding model
+    ├── EmbeddingError           an embedding provider failed (load, network, bad reply)
+    └── ParseError               one note could not be read or parsed (recorded, never fatal)
+
+Messages say what to do next. Misuse of the Python API raises ``ValueError``/``TypeError``.
+"""
+
+from __future__ import annotations
+
+
+class NotecitError(Exception):
+    """Base of every error notecite raises on purpose."""
+
+
+class ConfigError(NotecitError):
+    """Settings are invalid, or a provider name is not registered."""
+
+
+class VaultError(NotecitError):
+    """A vault name or path is wrong: unknown, duplicate or missing on disk."""
+
+
+class StoreError(NotecitError):
+    """The index database cannot be opened, migrated or written."""
+
+
+class EmbedderMismatchError(StoreError):
+    """The index was built with another embedding model or dimension."""
+
+
+class EmbeddingError(NotecitError):
+    """An embedding provider failed to load or to answer."""
+
+
+class ParseError(NotecitError):
+    """One note could not be read or parsed; the index run records it and goes on."""

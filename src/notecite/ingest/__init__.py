@@ -1,0 +1,1 @@
+"""Reading vault files: scanning, parsing by file type, and the incremental indexer."""

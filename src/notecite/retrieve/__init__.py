@@ -1,0 +1,1 @@
+"""Retrieval: candidate generation and score fusion."""

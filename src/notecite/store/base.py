@@ -1,0 +1,105 @@
+"""The Store protocol: everything the engine asks of a database."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Protocol
+
+from notecite.embed.base import Vectors
+from notecite.types import Chunk, ChunkHit, NoteRecord, SearchFilter, Vault, VaultStatus
+
+
+@dataclass(frozen=True)
+class NoteState:
+    """What the indexer needs to decide whether a file changed."""
+
+    content_hash: str
+    size: int
+    mtime_ns: int
+    failed: bool
+
+
+@dataclass(frozen=True)
+class StoredChunk:
+    """A chunk as read back for display: text, place and note metadata."""
+
+    rowid: int
+    chunk_id: str
+    vault: str
+    rel_path: str
+    folder: str
+    title: str
+    heading_path: str
+    chunk_index: int
+    text: str
+    line_start: int
+    line_end: int
+    note_type: str | None
+    note_date: datetime | None
+
+
+class Store(Protocol):
+    """Persistent index of vaults, notes, chunks and embeddings.
+
+    Contract:
+    - Vault names are unique; removing a vault removes its notes and chunks.
+    - ``replace_note`` writes a note and all its chunks in one transaction: readers see the
+      old note or the new one, never a mix. ``record_failure`` keeps a failed file with its
+      reason and no chunks.
+    - Embeddings are keyed by (model id, content hash) and outlive the chunks that used them,
+      so unchanged text is never embedded twice.
+    - ``embedder_info`` is the (model id, dimensions) the index was built with, or None
+      before the first embedding is stored.
+    - ``vector_search`` returns cosine scores (vectors are unit length) of chunks embedded
+      with ``model_id``; ``lexical_search`` returns BM25 scores as positive numbers (higher
+      is better). Both honour the vault, folder-prefix and date filter.
+    """
+
+    def add_vault(self, name: str, path: Path) -> Vault: ...
+
+    def get_vault(self, name: str) -> Vault | None: ...
+
+    def list_vaults(self) -> list[Vault]: ...
+
+    def remove_vault(self, name: str) -> None: ...
+
+    def embedder_info(self) -> tuple[str, int] | None: ...
+
+    def set_embedder_info(self, model_id: str, dimensions: int) -> None: ...
+
+    def clear_index(self) -> None: ...
+
+    def note_states(self, vault_id: int) -> dict[str, NoteState]: ...
+
+    def touch_note(self, vault_id: int, rel_path: str, size: int, mtime_ns: int) -> None: ...
+
+    def replace_note(self, note: NoteRecord, chunks: Sequence[Chunk]) -> None: ...
+
+    def record_failure(
+        self, vault_id: int, rel_path: str, reason: str, size: int, mtime_ns: int
+    ) -> None: ...
+
+    def delete_notes(self, vault_id: int, rel_paths: Iterable[str]) -> None: ...
+
+    def missing_embeddings(self, model_id: str, content_hashes: Iterable[str]) -> set[str]: ...
+
+    def put_embeddings(self, model_id: str, vectors: Mapping[str, Vectors]) -> None: ...
+
+    def vector_search(
+        self, model_id: str, query: Vectors, flt: SearchFilter, limit: int
+    ) -> list[ChunkHit]: ...
+
+    def vector_scores(
+        self, model_id: str, query: Vectors, rowids: Sequence[int]
+    ) -> dict[int, float]: ...
+
+    def lexical_search(self, query: str, flt: SearchFilter, limit: int) -> list[ChunkHit]: ...
+
+    def fetch_chunks(self, rowids: Sequence[int]) -> dict[int, StoredChunk]: ...
+
+    def vault_status(self) -> list[VaultStatus]: ...
+
+    def close(self) -> None: ...

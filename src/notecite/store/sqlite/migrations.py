@@ -1,0 +1,106 @@
+"""Numbered schema migrations of the SQLite store, recorded in ``schema_migrations``."""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import UTC, datetime
+
+MIGRATIONS: tuple[tuple[int, str], ...] = (
+    (
+        1,
+        """
+        CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        CREATE TABLE tenants (
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL UNIQUE
+        );
+        INSERT INTO tenants (id, name) VALUES (1, 'default');
+        CREATE TABLE vaults (
+            id INTEGER PRIMARY KEY,
+            tenant_id INTEGER NOT NULL DEFAULT 1 REFERENCES tenants(id),
+            name TEXT NOT NULL,
+            path TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            UNIQUE (tenant_id, name)
+        );
+        CREATE TABLE notes (
+            id INTEGER PRIMARY KEY,
+            vault_id INTEGER NOT NULL REFERENCES vaults(id) ON DELETE CASCADE,
+            rel_path TEXT NOT NULL,
+            folder TEXT NOT NULL,
+            title TEXT NOT NULL DEFAULT '',
+            doc_type TEXT NOT NULL DEFAULT '',
+            note_type TEXT,
+            description TEXT NOT NULL DEFAULT '',
+            keywords TEXT NOT NULL DEFAULT '[]',
+            frontmatter TEXT NOT NULL DEFAULT '{}',
+            created TEXT,
+            modified TEXT,
+            note_ts REAL,
+            content_hash TEXT NOT NULL DEFAULT '',
+            size INTEGER NOT NULL DEFAULT 0,
+            mtime_ns INTEGER NOT NULL DEFAULT 0,
+            error TEXT,
+            indexed_at TEXT NOT NULL,
+            UNIQUE (vault_id, rel_path)
+        );
+        CREATE INDEX notes_folder ON notes (vault_id, folder);
+        CREATE TABLE chunks (
+            id INTEGER PRIMARY KEY,
+            chunk_id TEXT NOT NULL UNIQUE,
+            note_id INTEGER NOT NULL REFERENCES notes(id) ON DELETE CASCADE,
+            vault_id INTEGER NOT NULL REFERENCES vaults(id) ON DELETE CASCADE,
+            chunk_index INTEGER NOT NULL,
+            heading_path TEXT NOT NULL,
+            text TEXT NOT NULL,
+            line_start INTEGER NOT NULL,
+            line_end INTEGER NOT NULL,
+            token_count INTEGER NOT NULL,
+            content_hash TEXT NOT NULL
+        );
+        CREATE INDEX chunks_note ON chunks (note_id);
+        CREATE INDEX chunks_hash ON chunks (content_hash);
+        CREATE VIRTUAL TABLE chunks_fts USING fts5 (
+            title, heading_path, text, tokenize = 'porter unicode61'
+        );
+        CREATE TABLE embeddings (
+            model_id TEXT NOT NULL,
+            content_hash TEXT NOT NULL,
+            dimensions INTEGER NOT NULL,
+            vector BLOB NOT NULL,
+            PRIMARY KEY (model_id, content_hash)
+        ) WITHOUT ROWID;
+        """,
+    ),
+)
+
+
+def migrate(conn: sqlite3.Connection) -> list[int]:
+    """Apply pending migrations, each in its own transaction; return the versions applied."""
+    conn.execute(
+        "CREATE TABLE IF NOT EXISTS schema_migrations "
+        "(version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)"
+    )
+    done = {row[0] for row in conn.execute("SELECT version FROM schema_migrations")}
+    applied = []
+    for version, script in MIGRATIONS:
+        if version in done:
+            continue
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            for statement in _statements(script):
+                conn.execute(statement)
+            conn.execute(
+                "INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)",
+                (version, datetime.now(UTC).isoformat()),
+            )
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        applied.append(version)
+    return applied
+
+
+def _statements(script: str) -> list[str]:
+    return [s.strip() for s in script.split(";") if s.strip()]

@@ -1,0 +1,503 @@
+"""SQLite store: one file in WAL mode, FTS5 for BM25, NumPy for exact vector search."""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import sqlite3
+import threading
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+
+import numpy as np
+
+from notecite.embed.base import Vectors
+from notecite.errors import StoreError, VaultError
+from notecite.store.base import NoteState, StoredChunk
+from notecite.store.sqlite.migrations import migrate
+from notecite.store.sqlite.vectors import VectorMatrix, folder_matches
+from notecite.types import (
+    Chunk,
+    ChunkHit,
+    FailedFile,
+    NoteRecord,
+    SearchFilter,
+    Vault,
+    VaultStatus,
+)
+
+logger = logging.getLogger(__name__)
+
+_FTS_TOKEN = re.compile(r"\w+", re.UNICODE)
+# Function words carry no signal for BM25 and slow FTS5 OR-queries down.
+_FTS_STOPWORDS = frozenset(
+    "a an and are as at be by for from has have how i in is it of on or that the this to "
+    "was were what when where which who why will with do does did my me you your".split()
+)
+
+
+def fts_query(text: str) -> str:
+    """A safe FTS5 MATCH expression: the query's words, quoted, OR-ed."""
+    words = [w.lower() for w in _FTS_TOKEN.findall(text)]
+    kept = [w for w in words if w not in _FTS_STOPWORDS] or words
+    unique = list(dict.fromkeys(kept))
+    return " OR ".join('"' + w.replace('"', '""') + '"' for w in unique)
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat()
+
+
+def _ts(value: datetime | None) -> float | None:
+    return value.timestamp() if value else None
+
+
+class SQLiteStore:
+    """The embedded default :class:`~notecite.store.Store`."""
+
+    def __init__(self, path: Path, *, tenant_id: int = 1) -> None:
+        self.path = path
+        self.tenant_id = tenant_id
+        self._lock = threading.RLock()
+        self._conn: sqlite3.Connection | None = None
+        self._matrix: VectorMatrix | None = None
+        self._matrix_key: tuple[str, str] | None = None
+
+    # -- connection -------------------------------------------------------------------------
+
+    @property
+    def conn(self) -> sqlite3.Connection:
+        if self._conn is None:
+            with self._lock:
+                if self._conn is None:
+                    self._conn = self._open()
+        return self._conn
+
+    def _open(self) -> sqlite3.Connection:
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            conn = sqlite3.connect(
+                self.path, isolation_level=None, check_same_thread=False, timeout=30.0
+            )
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=NORMAL")
+            conn.execute("PRAGMA foreign_keys=ON")
+            conn.execute("PRAGMA busy_timeout=30000")
+            migrate(conn)
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(
+                f"cannot open the index at {self.path}: {exc}. "
+                "Move the file away to start a fresh index."
+            ) from exc
+        return conn
+
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction that also bumps the index generation."""
+        with self._lock:
+            conn = self.conn
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield conn
+                conn.execute(
+                    "INSERT INTO meta (key, value) VALUES ('generation', '1') "
+                    "ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1"
+                )
+                conn.execute("COMMIT")
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+
+    def close(self) -> None:
+        with self._lock:
+            if self._conn is not None:
+                self._conn.close()
+                self._conn = None
+            self._matrix = None
+
+    # -- vaults -----------------------------------------------------------------------------
+
+    def add_vault(self, name: str, path: Path) -> Vault:
+        if self.get_vault(name) is not None:
+            raise VaultError(f"a vault named {name!r} exists already; pick another name")
+        with self._write() as conn:
+            cur = conn.execute(
+                "INSERT INTO vaults (tenant_id, name, path, created_at) VALUES (?, ?, ?, ?)",
+                (self.tenant_id, name, str(path), _now()),
+            )
+        return Vault(int(cur.lastrowid or 0), name, path, self.tenant_id)
+
+    def get_vault(self, name: str) -> Vault | None:
+        with self._lock:
+            row = self.conn.execute(
+                "SELECT id, name, path, tenant_id FROM vaults WHERE tenant_id = ? AND name = ?",
+                (self.tenant_id, name),
+            ).fetchone()
+        return Vault(row[0], row[1], Path(row[2]), row[3]) if row else None
+
+    def list_vaults(self) -> list[Vault]:
+        with self._lock:
+            rows = self.conn.execute(
+                "SELECT id, name, path, tenant_id FROM vaults WHERE tenant_id = ? ORDER BY name",
+                (self.tenant_id,),
+            ).fetchall()
+        return [Vault(r[0], r[1], Path(r[2]), r[3]) for r in rows]
+
+    def remove_vault(self, name: str) -> None:
+        vault = self.get_vault(name)
+        if vault is None:
+            raise VaultError(f"no vault named {name!r}")
+        with self._write() as conn:
+            conn.execute(
+                "DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE vault_id = ?)",
+                (vault.id,),
+            )
+            conn.execute("DELETE FROM chunks WHERE vault_id = ?", (vault.id,))
+            conn.execute("DELETE FROM notes WHERE vault_id = ?", (vault.id,))
+            conn.execute("DELETE FROM vaults WHERE id = ?", (vault.id,))
+
+    # -- index metadata ---------------------------------------------------------------------
+
+    def _meta(self, key: str) -> str | None:
+        with self._lock:
+            row = self.conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return str(row[0]) if row else None
+
+    def embedder_info(self) -> tuple[str, int] | None:
+        model, dims = self._meta("embed_model"), self._meta("embed_dimensions")
+        return (model, int(dims)) if model and dims else None
+
+    def set_embedder_info(self, model_id: str, dimensions: int) -> None:
+        with self._write() as conn:
+            conn.executemany(
+                "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
+                [("embed_model", model_id), ("embed_dimensions", str(dimensions))],
+            )
+
+    def clear_index(self) -> None:
+        """Forget every note, chunk and the recorded model; vaults stay registered."""
+        with self._write() as conn:
+            conn.execute("DELETE FROM chunks_fts")
+            conn.execute("DELETE FROM chunks")
+            conn.execute("DELETE FROM notes")
+            conn.execute("DELETE FROM meta WHERE key IN ('embed_model', 'embed_dimensions')")
+
+    # -- notes ------------------------------------------------------------------------------
+
+    def note_states(self, vault_id: int) -> dict[str, NoteState]:
+        with self._lock:
+            rows = self.conn.execute(
+                "SELECT rel_path, content_hash, size, mtime_ns, error FROM notes "
+                "WHERE vault_id = ?",
+                (vault_id,),
+            ).fetchall()
+        return {r[0]: NoteState(r[1], r[2], r[3], r[4] is not None) for r in rows}
+
+    def touch_note(self, vault_id: int, rel_path: str, size: int, mtime_ns: int) -> None:
+        with self._lock, self.conn:
+            self.conn.execute(
+                "UPDATE notes SET size = ?, mtime_ns = ? WHERE vault_id = ? AND rel_path = ?",
+                (size, mtime_ns, vault_id, rel_path),
+            )
+
+    def _delete_chunks_of(self, conn: sqlite3.Connection, note_id: int) -> None:
+        conn.execute(
+            "DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE note_id = ?)",
+            (note_id,),
+        )
+        conn.execute("DELETE FROM chunks WHERE note_id = ?", (note_id,))
+
+    def replace_note(self, note: NoteRecord, chunks: Sequence[Chunk]) -> None:
+        with self._write() as conn:
+            note_id = self._upsert_note(conn, note)
+            self._delete_chunks_of(conn, note_id)
+            for chunk in chunks:
+                cur = conn.execute(
+                    "INSERT INTO chunks (chunk_id, note_id, vault_id, chunk_index, heading_path, "
+                    "text, line_start, line_end, token_count, content_hash) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        chunk.chunk_id,
+                        note_id,
+                        note.vault_id,
+                        chunk.chunk_index,
+                        chunk.heading_path,
+                        chunk.text,
+                        chunk.line_start,
+                        chunk.line_end,
+                        chunk.token_count,
+                        chunk.content_hash,
+                    ),
+                )
+                conn.execute(
+                    "INSERT INTO chunks_fts (rowid, title, heading_path, text) VALUES (?, ?, ?, ?)",
+                    (cur.lastrowid, note.title, chunk.heading_path, chunk.text),
+                )
+
+    def _upsert_note(self, conn: sqlite3.Connection, note: NoteRecord) -> int:
+        row = conn.execute(
+            "INSERT INTO notes (vault_id, rel_path, folder, title, doc_type, note_type, "
+            "description, keywords, frontmatter, created, modified, note_ts, content_hash, size, "
+            "mtime_ns, error, indexed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT (vault_id, rel_path) DO UPDATE SET folder = excluded.folder, "
+            "title = excluded.title, doc_type = excluded.doc_type, "
+            "note_type = excluded.note_type, description = excluded.description, "
+            "keywords = excluded.keywords, frontmatter = excluded.frontmatter, "
+            "created = excluded.created, modified = excluded.modified, "
+            "note_ts = excluded.note_ts, content_hash = excluded.content_hash, "
+            "size = excluded.size, mtime_ns = excluded.mtime_ns, error = excluded.error, "
+            "indexed_at = excluded.indexed_at RETURNING id",
+            (
+                note.vault_id,
+                note.rel_path,
+                note.folder,
+                note.title,
+                note.doc_type,
+                note.note_type,
+                note.description,
+                json.dumps(list(note.keywords)),
+                json.dumps(note.frontmatter),
+                note.created.isoformat() if note.created else None,
+                note.modified.isoformat() if note.modified else None,
+                _ts(note.modified or note.created),
+                note.content_hash,
+                note.size,
+                note.mtime_ns,
+                note.error,
+                _now(),
+            ),
+        ).fetchone()
+        return int(row[0])
+
+    def record_failure(
+        self, vault_id: int, rel_path: str, reason: str, size: int, mtime_ns: int
+    ) -> None:
+        folder = Path(rel_path).parent.as_posix()
+        record = NoteRecord(
+            vault_id=vault_id,
+            rel_path=rel_path,
+            folder="" if folder == "." else folder,
+            title="",
+            doc_type="",
+            note_type=None,
+            description="",
+            keywords=(),
+            frontmatter={},
+            created=None,
+            modified=None,
+            content_hash="",
+            size=size,
+            mtime_ns=mtime_ns,
+            error=reason,
+        )
+        with self._write() as conn:
+            note_id = self._upsert_note(conn, record)
+            self._delete_chunks_of(conn, note_id)
+
+    def delete_notes(self, vault_id: int, rel_paths: Iterable[str]) -> None:
+        paths = list(rel_paths)
+        if not paths:
+            return
+        with self._write() as conn:
+            for rel_path in paths:
+                row = conn.execute(
+                    "SELECT id FROM notes WHERE vault_id = ? AND rel_path = ?",
+                    (vault_id, rel_path),
+                ).fetchone()
+                if row:
+                    self._delete_chunks_of(conn, row[0])
+                    conn.execute("DELETE FROM notes WHERE id = ?", (row[0],))
+
+    # -- embeddings -------------------------------------------------------------------------
+
+    def missing_embeddings(self, model_id: str, content_hashes: Iterable[str]) -> set[str]:
+        wanted = set(content_hashes)
+        if not wanted:
+            return set()
+        found: set[str] = set()
+        items = list(wanted)
+        with self._lock:
+            for start in range(0, len(items), 500):
+                part = items[start : start + 500]
+                marks = ",".join("?" * len(part))
+                found.update(
+                    r[0]
+                    for r in self.conn.execute(
+                        f"SELECT content_hash FROM embeddings WHERE model_id = ? "
+                        f"AND content_hash IN ({marks})",
+                        (model_id, *part),
+                    )
+                )
+        return wanted - found
+
+    def put_embeddings(self, model_id: str, vectors: Mapping[str, Vectors]) -> None:
+        if not vectors:
+            return
+        with self._write() as conn:
+            conn.executemany(
+                "INSERT OR REPLACE INTO embeddings (model_id, content_hash, dimensions, vector) "
+                "VALUES (?, ?, ?, ?)",
+                [
+                    (model_id, h, int(v.shape[0]), np.asarray(v, dtype=np.float32).tobytes())
+                    for h, v in vectors.items()
+                ],
+            )
+
+    # -- search -----------------------------------------------------------------------------
+
+    def _vector_matrix(self, model_id: str) -> VectorMatrix:
+        """The in-memory matrix, rebuilt when any writer (any process) changed the index."""
+        with self._lock:
+            generation = self._meta("generation") or "0"
+            key = (model_id, generation)
+            if self._matrix is not None and self._matrix_key == key:
+                return self._matrix
+            rows = self.conn.execute(
+                "SELECT c.id, c.vault_id, n.folder, n.note_ts, e.vector, e.dimensions "
+                "FROM chunks c JOIN notes n ON n.id = c.note_id "
+                "JOIN vaults v ON v.id = c.vault_id AND v.tenant_id = ? "
+                "JOIN embeddings e ON e.model_id = ? AND e.content_hash = c.content_hash "
+                "ORDER BY c.id",
+                (self.tenant_id, model_id),
+            ).fetchall()
+            info = self.embedder_info()
+            dims = rows[0][5] if rows else (info[1] if info else 0)
+            if not rows:
+                matrix = VectorMatrix.empty(dims)
+            else:
+                folders: dict[str, int] = {}
+                codes = [folders.setdefault(r[2], len(folders)) for r in rows]
+                matrix = VectorMatrix(
+                    rowids=np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows)),
+                    matrix=np.frombuffer(b"".join(r[4] for r in rows), dtype=np.float32).reshape(
+                        len(rows), dims
+                    ),
+                    vault_ids=np.fromiter((r[1] for r in rows), dtype=np.int64, count=len(rows)),
+                    folder_codes=np.asarray(codes, dtype=np.int32),
+                    folders=list(folders),
+                    note_ts=np.asarray(
+                        [np.nan if r[3] is None else r[3] for r in rows], dtype=np.float64
+                    ),
+                )
+            self._matrix, self._matrix_key = matrix, key
+            return matrix
+
+    def vector_search(
+        self, model_id: str, query: Vectors, flt: SearchFilter, limit: int
+    ) -> list[ChunkHit]:
+        return self._vector_matrix(model_id).search(query, flt, limit)
+
+    def vector_scores(
+        self, model_id: str, query: Vectors, rowids: Sequence[int]
+    ) -> dict[int, float]:
+        return self._vector_matrix(model_id).scores_for(query, rowids)
+
+    def lexical_search(self, query: str, flt: SearchFilter, limit: int) -> list[ChunkHit]:
+        match = fts_query(query)
+        if not match or limit <= 0:
+            return []
+        sql = [
+            "SELECT f.rowid, -bm25(chunks_fts, 2.0, 1.5, 1.0) AS score FROM chunks_fts f "
+            "JOIN chunks c ON c.id = f.rowid JOIN notes n ON n.id = c.note_id "
+            "JOIN vaults v ON v.id = c.vault_id AND v.tenant_id = ? WHERE chunks_fts MATCH ?"
+        ]
+        params: list[object] = [self.tenant_id, match]
+        if flt.vault_ids:
+            sql.append(f"AND c.vault_id IN ({','.join('?' * len(flt.vault_ids))})")
+            params.extend(flt.vault_ids)
+        if flt.folders and "" not in flt.folders:
+            clauses = []
+            for folder in flt.folders:
+                prefix = folder.rstrip("/")
+                clauses.append("(n.folder = ? OR substr(n.folder, 1, ?) = ?)")
+                params.extend([prefix, len(prefix) + 1, prefix + "/"])
+            sql.append("AND (" + " OR ".join(clauses) + ")")
+        if flt.since is not None:
+            sql.append("AND n.note_ts >= ?")
+            params.append(flt.since.timestamp())
+        if flt.until is not None:
+            sql.append("AND n.note_ts <= ?")
+            params.append(flt.until.timestamp())
+        sql.append("ORDER BY score DESC LIMIT ?")
+        params.append(limit)
+        with self._lock:
+            try:
+                rows = self.conn.execute(" ".join(sql), params).fetchall()
+            except sqlite3.OperationalError as exc:
+                raise StoreError(f"full-text search failed: {exc}") from exc
+        return [ChunkHit(int(r[0]), float(r[1])) for r in rows]
+
+    def fetch_chunks(self, rowids: Sequence[int]) -> dict[int, StoredChunk]:
+        if not rowids:
+            return {}
+        marks = ",".join("?" * len(rowids))
+        with self._lock:
+            rows = self.conn.execute(
+                "SELECT c.id, c.chunk_id, v.name, n.rel_path, n.folder, n.title, c.heading_path, "
+                "c.chunk_index, c.text, c.line_start, c.line_end, n.note_type, n.note_ts "
+                "FROM chunks c JOIN notes n ON n.id = c.note_id JOIN vaults v ON v.id = c.vault_id "
+                f"WHERE c.id IN ({marks}) AND v.tenant_id = ?",
+                (*rowids, self.tenant_id),
+            ).fetchall()
+        return {
+            r[0]: StoredChunk(
+                rowid=r[0],
+                chunk_id=r[1],
+                vault=r[2],
+                rel_path=r[3],
+                folder=r[4],
+                title=r[5],
+                heading_path=r[6],
+                chunk_index=r[7],
+                text=r[8],
+                line_start=r[9],
+                line_end=r[10],
+                note_type=r[11],
+                note_date=datetime.fromtimestamp(r[12], tz=UTC) if r[12] is not None else None,
+            )
+            for r in rows
+        }
+
+    # -- status -----------------------------------------------------------------------------
+
+    def vault_status(self) -> list[VaultStatus]:
+        result = []
+        with self._lock:
+            for vault in self.list_vaults():
+                notes = self.conn.execute(
+                    "SELECT COUNT(*) FROM notes WHERE vault_id = ? AND error IS NULL", (vault.id,)
+                ).fetchone()[0]
+                chunks = self.conn.execute(
+                    "SELECT COUNT(*) FROM chunks WHERE vault_id = ?", (vault.id,)
+                ).fetchone()[0]
+                failed = self.conn.execute(
+                    "SELECT rel_path, error FROM notes WHERE vault_id = ? AND error IS NOT NULL "
+                    "ORDER BY rel_path",
+                    (vault.id,),
+                ).fetchall()
+                result.append(
+                    VaultStatus(
+                        name=vault.name,
+                        path=str(vault.path),
+                        notes=notes,
+                        chunks=chunks,
+                        failed=tuple(FailedFile(r[0], r[1]) for r in failed),
+                    )
+                )
+        return result
+
+    def folders(self, vault_id: int) -> list[str]:
+        """Distinct folders of a vault's indexed notes."""
+        with self._lock:
+            rows = self.conn.execute(
+                "SELECT DISTINCT folder FROM notes WHERE vault_id = ? AND error IS NULL "
+                "ORDER BY folder",
+                (vault_id,),
+            ).fetchall()
+        return [r[0] for r in rows]
+
+
+__all__ = ["SQLiteStore", "folder_matches", "fts_query"]

@@ -1,0 +1,95 @@
+"""Exact vector search over an in-memory matrix, with filters applied as boolean masks."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from notecite.embed.base import Vectors
+from notecite.types import ChunkHit, SearchFilter
+
+
+def folder_matches(folder: str, prefixes: Sequence[str]) -> bool:
+    """``projects`` matches ``projects`` and ``projects/work``, not ``projects-old``."""
+    return any(
+        not p or folder == p or folder.startswith(p.rstrip("/") + "/") for p in prefixes
+    )
+
+
+@dataclass
+class VectorMatrix:
+    """All chunk vectors of one model, row-aligned with their chunk rowids and filter keys."""
+
+    rowids: npt.NDArray[np.int64]
+    matrix: Vectors
+    vault_ids: npt.NDArray[np.int64]
+    folder_codes: npt.NDArray[np.int32]
+    folders: list[str]
+    note_ts: npt.NDArray[np.float64]
+
+    @classmethod
+    def empty(cls, dimensions: int) -> VectorMatrix:
+        return cls(
+            rowids=np.zeros(0, dtype=np.int64),
+            matrix=np.zeros((0, dimensions), dtype=np.float32),
+            vault_ids=np.zeros(0, dtype=np.int64),
+            folder_codes=np.zeros(0, dtype=np.int32),
+            folders=[],
+            note_ts=np.zeros(0, dtype=np.float64),
+        )
+
+    def __len__(self) -> int:
+        return len(self.rowids)
+
+    def mask(self, flt: SearchFilter) -> npt.NDArray[np.bool_] | None:
+        """Rows the filter lets through, or None when it restricts nothing."""
+        mask: npt.NDArray[np.bool_] | None = None
+        if flt.vault_ids:
+            mask = np.isin(self.vault_ids, np.asarray(flt.vault_ids, dtype=np.int64))
+        if flt.folders:
+            codes = [i for i, f in enumerate(self.folders) if folder_matches(f, flt.folders)]
+            folder_mask = np.isin(self.folder_codes, np.asarray(codes, dtype=np.int32))
+            mask = folder_mask if mask is None else mask & folder_mask
+        if flt.since is not None or flt.until is not None:
+            lo = flt.since.timestamp() if flt.since else -np.inf
+            hi = flt.until.timestamp() if flt.until else np.inf
+            with np.errstate(invalid="ignore"):
+                date_mask = (self.note_ts >= lo) & (self.note_ts <= hi)
+            mask = date_mask if mask is None else mask & date_mask
+        return mask
+
+    def search(self, query: Vectors, flt: SearchFilter, limit: int) -> list[ChunkHit]:
+        """Top ``limit`` rows by cosine similarity among those the filter lets through."""
+        if not len(self) or limit <= 0:
+            return []
+        mask = self.mask(flt)
+        if mask is None:
+            scores = self.matrix @ query
+            rows = np.arange(len(scores))
+        else:
+            rows = np.flatnonzero(mask)
+            if not len(rows):
+                return []
+            scores = self.matrix[rows] @ query
+        if len(scores) > limit:
+            top = np.argpartition(-scores, limit - 1)[:limit]
+        else:
+            top = np.arange(len(scores))
+        top = top[np.argsort(-scores[top], kind="stable")]
+        return [ChunkHit(int(self.rowids[rows[i]]), float(scores[i])) for i in top]
+
+    def scores_for(self, query: Vectors, rowids: Sequence[int]) -> dict[int, float]:
+        """Cosine similarity of the given chunk rowids (those without a vector are absent)."""
+        if not len(self) or not rowids:
+            return {}
+        wanted = np.asarray(rowids, dtype=np.int64)
+        order = np.argsort(self.rowids)
+        positions = np.searchsorted(self.rowids, wanted, sorter=order)
+        positions = np.clip(positions, 0, len(order) - 1)
+        found = self.rowids[order[positions]] == wanted
+        rows = order[positions[found]]
+        scores = self.matrix[rows] @ query
+        return {int(r): float(s) for r, s in zip(wanted[found], scores, strict=True)}

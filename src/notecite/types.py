@@ -1,0 +1,187 @@
+"""Domain types shared by every stage.
+
+Values that flow between stages are frozen dataclasses; nothing passes ``dict[str, Any]``
+between stages except frontmatter, which is user data and stays as parsed JSON.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+
+class DocType(StrEnum):
+    """Kind of source file a note came from."""
+
+    MARKDOWN = "markdown"
+    TEXT = "text"
+    HTML = "html"
+    PDF = "pdf"
+
+
+@dataclass(frozen=True)
+class Vault:
+    """A folder of notes registered under a name."""
+
+    id: int
+    name: str
+    path: Path
+    tenant_id: int = 1
+
+
+@dataclass(frozen=True)
+class Section:
+    """A run of body lines under one heading path (lines are 1-based, inclusive)."""
+
+    heading_path: tuple[str, ...]
+    line_start: int
+    line_end: int
+    text: str
+
+
+@dataclass(frozen=True)
+class ParsedNote:
+    """A note after parsing: metadata plus the body split into heading sections."""
+
+    rel_path: str
+    doc_type: DocType
+    title: str
+    description: str
+    keywords: tuple[str, ...]
+    note_type: str | None
+    created: datetime | None
+    updated: datetime | None
+    frontmatter: dict[str, Any]
+    sections: tuple[Section, ...]
+
+    @property
+    def folder(self) -> str:
+        """Parent directory relative to the vault root ('' at the root)."""
+        parent = Path(self.rel_path).parent.as_posix()
+        return "" if parent == "." else parent
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """One retrievable piece of a note, with the text that is embedded for it."""
+
+    chunk_id: str
+    chunk_index: int
+    heading_path: str
+    text: str
+    embed_text: str
+    line_start: int
+    line_end: int
+    token_count: int
+    content_hash: str
+
+
+@dataclass(frozen=True)
+class NoteRecord:
+    """What the store keeps about one note file (indexed or failed)."""
+
+    vault_id: int
+    rel_path: str
+    folder: str
+    title: str
+    doc_type: str
+    note_type: str | None
+    description: str
+    keywords: tuple[str, ...]
+    frontmatter: dict[str, Any]
+    created: datetime | None
+    modified: datetime | None
+    content_hash: str
+    size: int
+    mtime_ns: int
+    error: str | None = None
+
+
+@dataclass(frozen=True)
+class FailedFile:
+    """A file that could not be indexed, and why."""
+
+    rel_path: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class VaultStatus:
+    """Counts and failures of one vault."""
+
+    name: str
+    path: str
+    notes: int
+    chunks: int
+    failed: tuple[FailedFile, ...]
+
+
+@dataclass(frozen=True)
+class IndexStatus:
+    """What `notecite status` reports."""
+
+    vaults: tuple[VaultStatus, ...]
+    embedder_model: str | None
+    embedder_dimensions: int | None
+
+
+@dataclass
+class IndexReport:
+    """Outcome of one index run over one vault."""
+
+    vault: str
+    added: int = 0
+    updated: int = 0
+    unchanged: int = 0
+    removed: int = 0
+    failed: int = 0
+    chunks_embedded: int = 0
+    chunks_reused: int = 0
+    failures: list[FailedFile] = field(default_factory=list)
+
+    def summary(self) -> str:
+        """One line: added/updated/unchanged/removed/failed."""
+        return (
+            f"{self.vault}: added {self.added}, updated {self.updated}, "
+            f"unchanged {self.unchanged}, removed {self.removed}, failed {self.failed}"
+        )
+
+
+@dataclass(frozen=True)
+class SearchFilter:
+    """Which part of the index a search may see. Empty tuples mean no restriction."""
+
+    vault_ids: tuple[int, ...] = ()
+    folders: tuple[str, ...] = ()
+    since: datetime | None = None
+    until: datetime | None = None
+
+
+@dataclass(frozen=True)
+class ChunkHit:
+    """A chunk found by one retrieval method, with that method's raw score."""
+
+    chunk_rowid: int
+    score: float
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """One chunk returned by search, with its place and its scores."""
+
+    vault: str
+    rel_path: str
+    heading_path: str
+    chunk_index: int
+    chunk_id: str
+    text: str
+    title: str
+    line_start: int
+    line_end: int
+    score_vector: float
+    score_bm25: float
+    score: float
+    note_date: datetime | None = None
