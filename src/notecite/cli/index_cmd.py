@@ -1,0 +1,120 @@
+"""`notecite index`, `notecite watch` and `notecite status`."""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import asdict
+from pathlib import Path
+
+import click
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from notecite.cli.state import CliState, pass_state
+from notecite.engine import Engine
+from notecite.types import IndexReport
+
+
+def _ensure_vault(engine: Engine, path: Path, name: str | None) -> str:
+    """The vault for PATH: an existing one at that path or name, else a new one."""
+    resolved = path.expanduser().resolve()
+    for vault in engine.vaults():
+        if vault.path == resolved and (name is None or vault.name == name):
+            return vault.name
+    vault_name = name or resolved.name
+    if engine.store.get_vault(vault_name) is None:
+        engine.add_vault(vault_name, resolved)
+    return vault_name
+
+
+def run_index(engine: Engine, vault: str | None, rebuild: bool = False) -> list[IndexReport]:
+    """Index with a progress bar on a terminal, plain otherwise."""
+    if not sys.stderr.isatty():
+        return engine.index(vault, rebuild=rebuild)
+    with Progress(
+        TextColumn("[bold]indexing"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("{task.description}"),
+        transient=True,
+    ) as bar:
+        task = bar.add_task("", total=None)
+
+        def progress(done: int, total: int, rel_path: str) -> None:
+            bar.update(task, completed=done, total=total, description=rel_path[-50:])
+
+        return engine.index(vault, progress=progress, rebuild=rebuild)
+
+
+@click.command("index")
+@click.argument("path", required=False, type=click.Path(file_okay=False, path_type=Path))
+@click.option("--vault", "vault_name", help="Vault to index (default: all; with PATH: its name).")
+@click.option("--rebuild", is_flag=True, help="Drop the whole index first (after a model change).")
+@pass_state
+def index_command(state: CliState, path: Path | None, vault_name: str | None, rebuild: bool) -> None:
+    """Index new and changed notes; remove deleted ones. PATH adds or updates that vault."""
+    engine = state.engine
+    if path is not None:
+        vault_name = _ensure_vault(engine, path, vault_name)
+    reports = run_index(engine, vault_name, rebuild)
+    for report in reports:
+        click.echo(report.summary())
+        for failure in report.failures:
+            click.echo(f"  failed {failure.rel_path}: {failure.reason}")
+
+
+@click.command("watch")
+@click.option("--vault", "vault_name", help="Vault to watch (default: all).")
+@pass_state
+def watch_command(state: CliState, vault_name: str | None) -> None:
+    """Index, then re-index whenever a note changes (Ctrl+C stops)."""
+    from watchfiles import watch
+
+    engine = state.engine
+    vaults = [engine.vault(vault_name)] if vault_name else engine.vaults()
+    if not vaults:
+        raise click.UsageError("no vaults to watch: notecite vault add NAME PATH")
+    for report in engine.index(vault_name):
+        click.echo(report.summary())
+    roots = {str(v.path): v.name for v in vaults}
+    click.echo("watching " + ", ".join(roots.values()) + " (Ctrl+C stops)")
+    for changes in watch(*roots):
+        touched = {name for root, name in roots.items() for _, p in changes if p.startswith(root)}
+        for name in sorted(touched):
+            for report in engine.index(name):
+                click.echo(report.summary())
+
+
+@click.command("status")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@pass_state
+def status_command(state: CliState, as_json: bool) -> None:
+    """Notes, chunks and failed files per vault, and the embedding model of the index."""
+    status = state.engine.status()
+    if as_json:
+        payload = {
+            "vaults": [
+                {
+                    "name": v.name,
+                    "path": v.path,
+                    "notes": v.notes,
+                    "chunks": v.chunks,
+                    "failed": [asdict(f) for f in v.failed],
+                }
+                for v in status.vaults
+            ],
+            "embedder": {
+                "model": status.embedder_model,
+                "dimensions": status.embedder_dimensions,
+            },
+        }
+        click.echo(json.dumps(payload, indent=2))
+        return
+    model = status.embedder_model or "(nothing embedded yet)"
+    dims = f", {status.embedder_dimensions} dimensions" if status.embedder_dimensions else ""
+    click.echo(f"embedding model: {model}{dims}")
+    for vault in status.vaults:
+        click.echo(f"{vault.name}: {vault.notes} notes, {vault.chunks} chunks  ({vault.path})")
+        for failure in vault.failed:
+            click.echo(f"  failed {failure.rel_path}: {failure.reason}")

@@ -1,0 +1,85 @@
+"""Root of the `notecite` command: settings, logging, and the one error boundary."""
+
+from __future__ import annotations
+
+import logging
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from notecite.cli.config_cmd import config_group
+from notecite.cli.index_cmd import index_command, status_command, watch_command
+from notecite.cli.search_cmd import search_command
+from notecite.cli.state import CliState
+from notecite.cli.vault_cmd import vault_group
+from notecite.config import load_settings
+from notecite.errors import NotecitError
+
+
+class _Root(click.Group):
+    """Turns notecite errors into a message and exit code 1 (traceback only with --debug)."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except NotecitError as exc:
+            state = ctx.obj if isinstance(ctx.obj, CliState) else None
+            if state is not None and state.debug:
+                raise
+            click.echo(f"error: {exc}", err=True)
+            ctx.exit(1)
+
+
+@click.group(cls=_Root)
+@click.option(
+    "--config",
+    "config_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="TOML settings file (default: $NOTECITE_CONFIG or <home>/config.toml).",
+)
+@click.option(
+    "--home",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Data directory (default: $NOTECITE_HOME or the platform user data dir).",
+)
+@click.option("--embedder", help="Embedding provider: minilm (default), openai, ollama, hash.")
+@click.option("--debug", is_flag=True, help="Log at DEBUG level and show tracebacks.")
+@click.version_option(package_name="notecite")
+@click.pass_context
+def cli(
+    ctx: click.Context,
+    config_file: Path | None,
+    home: Path | None,
+    embedder: str | None,
+    debug: bool,
+) -> None:
+    """notecite: answers from your notes, citing the exact file and section."""
+    logging.basicConfig(
+        level=logging.DEBUG if debug else logging.WARNING,
+        format="%(levelname)s %(name)s: %(message)s",
+        stream=sys.stderr,
+    )
+    overrides: dict[str, Any] = {}
+    if home is not None:
+        overrides["home"] = home
+    if embedder:
+        overrides["embedder"] = {"name": embedder}
+    state = CliState(debug=debug)
+    ctx.obj = state
+    state.settings = load_settings(config_file, **overrides)
+    ctx.call_on_close(state.close)
+
+
+cli.add_command(vault_group)
+cli.add_command(index_command)
+cli.add_command(watch_command)
+cli.add_command(status_command)
+cli.add_command(search_command)
+cli.add_command(config_group)
+
+
+def main() -> None:
+    """Console-script entry point."""
+    cli(prog_name="notecite")
