@@ -75,6 +75,35 @@ class SearchSettings(_Section):
     bm25_weight: float = Field(default=0.3, ge=0)
 
 
+class GenerationSettings(_Section):
+    """How the LLM provider is reached and sampled (the provider itself is ``llm``)."""
+
+    model: str | None = None
+    base_url: str | None = None
+    api_key: SecretStr | None = None
+    model_path: Path | None = Field(default=None, description="local: a GGUF file to use")
+    temperature: float = Field(default=0.3, ge=0, le=2)
+    max_tokens: int = Field(default=512, ge=1, le=32768)
+    timeout_s: float = Field(default=30.0, gt=0)
+    retries: int = Field(default=2, ge=0, le=10)
+    context_size: int = Field(default=4096, ge=512)
+    threads: int = Field(default=0, ge=0, description="local: 0 = all cores")
+
+
+class AskSettings(_Section):
+    """The ask pipeline's knobs; thresholds are calibrated for the bundled embedder."""
+
+    vector_threshold: float = Field(default=0.25, ge=0, le=1)
+    final_threshold: float = Field(default=0.3, ge=0, le=1)
+    hits_per_scope: int = Field(default=15, ge=1, le=200)
+    max_candidates: int = Field(default=200, ge=1, le=2000)
+    k_min: int = Field(default=3, ge=1)
+    k_default: int = Field(default=5, ge=1)
+    k_max: int = Field(default=8, ge=1)
+    folder_ranking: bool = Field(default=True, description="let the LLM pick folders")
+    max_folders_ranked: int = Field(default=200, ge=1)
+
+
 class Settings(BaseSettings):
     """All notecite settings."""
 
@@ -89,6 +118,9 @@ class Settings(BaseSettings):
     store: StoreSettings = Field(default_factory=StoreSettings)
     index: IndexSettings = Field(default_factory=IndexSettings)
     search: SearchSettings = Field(default_factory=SearchSettings)
+    llm: str | None = Field(default=None, description="LLM provider; default local or extractive")
+    generation: GenerationSettings = Field(default_factory=GenerationSettings)
+    ask: AskSettings = Field(default_factory=AskSettings)
 
     @property
     def db_path(self) -> Path:

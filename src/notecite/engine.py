@@ -7,11 +7,15 @@ from collections.abc import Sequence
 from pathlib import Path
 from types import TracebackType
 
+from notecite.ask_types import AskRequest, AskResponse
 from notecite.config import Settings
 from notecite.embed.base import Embedder, Vectors
 from notecite.embed.registry import create_embedder
 from notecite.errors import EmbedderMismatchError, EmbeddingError, VaultError
+from notecite.generate.base import LLM
+from notecite.generate.registry import create_llm
 from notecite.ingest.indexer import ProgressCallback, VaultIndexer
+from notecite.pipeline import AskPipeline, TokenCallback
 from notecite.retrieve.hybrid import HybridWeights, hybrid_search
 from notecite.store.base import Store
 from notecite.store.sqlite import SQLiteStore
@@ -33,10 +37,17 @@ class Engine:
         *,
         store: Store | None = None,
         embedder: Embedder | None = None,
+        llm: LLM | None = None,
     ) -> None:
         self.settings = settings or Settings()
         self._store = store
         self._embedder = embedder
+        self._llms: dict[str, LLM] = {}
+        if llm is not None:
+            self._llms[llm.name] = llm
+            self._default_llm: str | None = llm.name
+        else:
+            self._default_llm = self.settings.llm
 
     def __enter__(self) -> Engine:
         return self
@@ -62,6 +73,18 @@ class Engine:
         if self._embedder is None:
             self._embedder = create_embedder(self.settings.embedder)
         return self._embedder
+
+    def llm(self, name: str | None = None) -> LLM:
+        """The LLM provider ``name`` (default: configured, else local if installed, else
+        extractive); each is built once and loads its model on first use."""
+        wanted = name or self._default_llm
+        if wanted is not None and wanted in self._llms:
+            return self._llms[wanted]
+        provider = create_llm(wanted, self.settings.generation)
+        self._llms[provider.name] = provider
+        if wanted is None:
+            self._default_llm = provider.name
+        return provider
 
     def close(self) -> None:
         """Close the store."""
@@ -209,3 +232,21 @@ class Engine:
                 )
             )
         return results
+
+    # -- asking -----------------------------------------------------------------------------
+
+    def ask(self, request: AskRequest, on_token: TokenCallback | None = None) -> AskResponse:
+        """Answer from the notes, citing the chunks used; ``on_token`` receives the stream."""
+        vaults = [self.vault(name) for name in request.vaults] or self.vaults()
+        self.check_embedder()
+        store = self.store
+        pipeline = AskPipeline(
+            store=store,
+            embedder=self.embedder,
+            llm=self.llm(request.llm),
+            settings=self.settings.ask,
+            generation=self.settings.generation,
+            vaults=vaults,
+            folders_of=lambda vault: store.folders(vault.id),
+        )
+        return pipeline.ask(request, on_token)

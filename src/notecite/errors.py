@@ -8,6 +8,7 @@ Every error raised on purpose by notecite derives from :class:`NotecitError`::
     ├── StoreError               the index database cannot be opened or written
     │   └── EmbedderMismatchError  the index was built with another embedding model
     ├── EmbeddingError           an embedding provider failed (load, network, bad reply)
+    ├── LLMError                 a language model failed (load, network, timeout, bad reply)
     └── ParseError               one note could not be read or parsed (recorded, never fatal)
 
 Messages say what to do next. Misuse of the Python API raises ``ValueError``/``TypeError``.
@@ -38,6 +39,10 @@ class EmbedderMismatchError(StoreError):
 
 class EmbeddingError(NotecitError):
     """An embedding provider failed to load or to answer."""
+
+
+class LLMError(NotecitError):
+    """A language model failed to load or to answer in time."""
 
 
 class ParseError(NotecitError):

@@ -49,7 +49,7 @@ def parse_markdown(rel_path: str, text: str, mtime: datetime) -> ParsedNote:
         rel_path=rel_path,
         doc_type=DocType.MARKDOWN,
         title=title,
-        description=first_str(meta, "description", "summary"),
+        description=first_str(meta, "description", "desc", "summary"),
         keywords=as_keywords(meta.get("keywords", meta.get("tags"))),
         note_type=first_str(meta, "type") or None,
         created=created or updated or mtime,

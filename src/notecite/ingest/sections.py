@@ -7,7 +7,7 @@ import re
 from notecite.types import Section
 
 _HEADING = re.compile(r"^(#{1,6})[ \t]+(.+?)[ \t#]*$")
-_FENCE = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})")
+_FENCE = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})(.*)$")
 
 
 def format_heading_path(path: tuple[str, ...]) -> str:
@@ -45,10 +45,11 @@ def split_sections(text: str, first_line: int = 1) -> tuple[Section, ...]:
     for number, line in enumerate(lines):
         fence_match = _FENCE.match(line)
         if fence_match:
-            marker = fence_match.group(1)
+            marker, rest = fence_match.group(1), fence_match.group(2)
             if fence is None:
-                fence = marker[0] * 3
-            elif marker.startswith(fence):
+                fence = marker
+            elif marker[0] == fence[0] and len(marker) >= len(fence) and not rest.strip():
+                # CommonMark: only a bare fence of the same kind, at least as long, closes.
                 fence = None
         heading = _HEADING.match(line) if fence is None and not fence_match else None
         if heading:

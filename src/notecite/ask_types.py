@@ -1,0 +1,102 @@
+"""The ask contract: AskRequest, AskResponse and DebugInfo, with the JSON field names of the API."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Detail = Literal["brief", "normal", "detailed"]
+CitationStyle = Literal["numbered", "file_section"]
+AbstainReason = Literal["no_relevant_context", "insufficient_information", "ambiguous_question"]
+
+MAX_QUESTION_CHARS = 2000
+
+
+class AskRequest(BaseModel):
+    """A question, its scope and how to answer it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    question: str = Field(min_length=1, max_length=MAX_QUESTION_CHARS)
+    vaults: list[str] = Field(default_factory=list)
+    folders: list[str] = Field(default_factory=list)
+    k: int | None = Field(default=None, description="legacy override, clamped to 3-8")
+    detail: Detail = "normal"
+    debug: bool = False
+    citation_style: CitationStyle = "numbered"
+    llm: str | None = Field(default=None, description="LLM provider for this request")
+
+
+class Reference(BaseModel):
+    """A cited chunk: where it is."""
+
+    vault: str
+    rel_path: str
+    heading_path: str
+    chunk_index: int
+
+
+class RetrievedChunk(BaseModel):
+    """One candidate considered in reranking, with every score."""
+
+    chunk_id: str
+    vault: str
+    rel_path: str
+    heading_path: str
+    text: str
+    score_vector: float
+    score_lexical: float
+    score_final: float
+    rank: int
+    kept: bool = False
+    cited: bool = False
+
+
+class FolderSelection(BaseModel):
+    """Folders chosen for the search, in ``vault/folder`` form."""
+
+    selected: list[str] = Field(default_factory=list)
+    available: list[str] = Field(default_factory=list)
+    method: str = "all"
+
+
+class Timings(BaseModel):
+    """Milliseconds per stage."""
+
+    embed: float = 0.0
+    retrieve: float = 0.0
+    rerank: float = 0.0
+    generate: float = 0.0
+    total: float = 0.0
+
+
+class DebugInfo(BaseModel):
+    """Everything that explains an answer."""
+
+    retrieved_chunks: list[RetrievedChunk] = Field(default_factory=list)
+    folder_selection: FolderSelection = Field(default_factory=FolderSelection)
+    k: int = 0
+    timings_ms: Timings = Field(default_factory=Timings)
+    invalid_citations: list[str] = Field(default_factory=list)
+    uncited_references: bool = False
+    notes: list[str] = Field(default_factory=list)
+    llm: str = ""
+
+
+class ErrorInfo(BaseModel):
+    """A failure that did not stop the response (e.g. the LLM was down)."""
+
+    type: str
+    message: str
+
+
+class AskResponse(BaseModel):
+    """The answer, the chunks it cites, and why it abstained if it did."""
+
+    answer: str
+    references: list[Reference] = Field(default_factory=list)
+    abstained: bool = False
+    abstain_reason: AbstainReason | None = None
+    debug: DebugInfo | None = None
+    error: ErrorInfo | None = None

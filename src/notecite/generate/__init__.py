@@ -1,0 +1,1 @@
+"""Answer generation: LLM providers, prompts, context and citation validation."""

@@ -1,0 +1,100 @@
+"""Citation parsing and validation: keep citations that match a retrieved chunk, drop the rest."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+
+from notecite.generate.base import ContextSource
+
+_NUMBERED = re.compile(r"\[\s*(N\d+(?:\s*[,;]\s*N\d+)*)\s*\]")
+_FILE_SECTION = re.compile(r"\[File:\s*([^,\]]+?)\s*,\s*Section:\s*([^\]]*?)\s*\]", re.IGNORECASE)
+_ACKNOWLEDGES_GAP = re.compile(
+    r"(don't|do not|doesn't|does not|didn't|did not) (have|contain|include|mention|provide|say|"
+    r"specify|state)|not (enough|sufficient) information|no (information|mention|details?)|"
+    r"(cannot|can't|unable to) (answer|find|determine|tell)|isn't (mentioned|specified|stated)|"
+    r"is not (mentioned|specified|stated|provided)|not (mentioned|specified|provided|stated) in|"
+    r"insufficient information|no relevant",
+    re.IGNORECASE,
+)
+
+FALLBACK_ANSWER = "I don't have enough information in your notes to answer that."
+
+
+@dataclass(frozen=True)
+class ValidatedAnswer:
+    """The answer with invalid citations removed, and which sources it cites."""
+
+    text: str
+    cited: tuple[str, ...]
+    invalid: tuple[str, ...]
+
+
+def acknowledges_gap(text: str) -> bool:
+    """Does the answer say the notes do not hold the answer?"""
+    return bool(_ACKNOWLEDGES_GAP.search(text))
+
+
+def _norm_section(text: str) -> str:
+    parts = [p.strip().lstrip("#").strip().lower() for p in text.split(">")]
+    return " > ".join(p for p in parts if p)
+
+
+def _match_file_section(
+    file: str, section: str, sources: Sequence[ContextSource]
+) -> ContextSource | None:
+    wanted_file = file.strip().strip("'\"`").lower()
+    same_file = [
+        s
+        for s in sources
+        if s.rel_path.lower() == wanted_file or PurePosixPath(s.rel_path).name.lower() == wanted_file
+    ]
+    wanted = _norm_section(section)
+    for source in same_file:
+        heading = _norm_section(source.heading_path)
+        last = heading.split(" > ")[-1] if heading else ""
+        if wanted in {heading, last} or (not wanted and not heading):
+            return source
+    if len(same_file) == 1 and not wanted:
+        return same_file[0]
+    return None
+
+
+def _tidy(text: str) -> str:
+    text = re.sub(r"[ \t]+([.,;:!?])", r"\1", text)
+    return re.sub(r"[ \t]{2,}", " ", text).strip()
+
+
+def validate_citations(
+    answer: str, sources: Sequence[ContextSource], citation_style: str
+) -> ValidatedAnswer:
+    """Remove citations that match no source; list the cited source ids in first-cited order.
+
+    Both styles are recognised whatever was asked for, since small models mix them up.
+    """
+    by_cid = {s.cid: s for s in sources}
+    cited: list[str] = []
+    invalid: list[str] = []
+
+    def numbered(match: re.Match[str]) -> str:
+        ids = [i.strip() for i in re.split(r"[,;]", match.group(1))]
+        good = [i for i in ids if i in by_cid]
+        invalid.extend(i for i in ids if i not in by_cid)
+        cited.extend(good)
+        return "".join(f"[{i}]" for i in good)
+
+    def file_section(match: re.Match[str]) -> str:
+        source = _match_file_section(match.group(1), match.group(2), sources)
+        if source is None:
+            invalid.append(match.group(0))
+            return ""
+        cited.append(source.cid)
+        if citation_style == "numbered":
+            return f"[{source.cid}]"
+        return match.group(0)
+
+    text = _NUMBERED.sub(numbered, answer)
+    text = _FILE_SECTION.sub(file_section, text)
+    return ValidatedAnswer(_tidy(text), tuple(dict.fromkeys(cited)), tuple(invalid))

@@ -1,0 +1,72 @@
+"""A model-free provider: the question's best-matching sentences of the sources, each cited.
+
+Deterministic and instant, for tests and machines without a model. Its answers are labelled
+as extractive so nobody mistakes them for a written answer.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from notecite.config import GenerationSettings
+from notecite.generate.base import ContextSource, GenerationRequest
+from notecite.generate.citations import FALLBACK_ANSWER
+from notecite.retrieve.terms import query_terms, stem
+
+_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+LABEL = "Extractive answer (sentences quoted from your notes):"
+
+
+def _citation(source: ContextSource, style: str) -> str:
+    if style == "file_section":
+        section = source.heading_path or "(top of note)"
+        return f"[File: {source.rel_path}, Section: {section}]"
+    return f"[{source.cid}]"
+
+
+class ExtractiveLLM:
+    """Picks up to ``max_sentences`` sentences sharing the most question terms."""
+
+    def __init__(self, max_sentences: int = 3) -> None:
+        self._max_sentences = max_sentences
+
+    @property
+    def name(self) -> str:
+        return "extractive"
+
+    @property
+    def model_id(self) -> str:
+        return "extractive"
+
+    def generate(self, request: GenerationRequest) -> str:
+        terms = {stem(t) for t in query_terms(request.question)}
+        scored: list[tuple[float, int, str, ContextSource]] = []
+        for rank, source in enumerate(request.sources):
+            body = "\n".join(ln for ln in source.text.split("\n") if not ln.startswith("#"))
+            for sentence in _SENTENCE.split(body):
+                clean = sentence.strip().lstrip("-*").strip()
+                words = {stem(w) for w in query_terms(clean)}
+                overlap = len(terms & words)
+                if overlap and len(clean) > 12:
+                    scored.append((overlap / (1 + 0.02 * len(words)), -rank, clean, source))
+        if not scored:
+            return FALLBACK_ANSWER
+        scored.sort(key=lambda s: (s[0], s[1]), reverse=True)
+        picked = scored[: self._max_sentences]
+        body = " ".join(
+            f"{text.rstrip()} {_citation(source, request.citation_style)}"
+            for _, _, text, source in picked
+        )
+        return f"{LABEL} {body}"
+
+    def stream(self, request: GenerationRequest) -> Iterator[str]:
+        text = self.generate(request)
+        for piece in re.split(r"(\s+)", text):
+            if piece:
+                yield piece
+
+
+def create(settings: GenerationSettings) -> ExtractiveLLM:
+    """Entry point: ``llm = "extractive"``."""
+    return ExtractiveLLM()

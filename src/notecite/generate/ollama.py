@@ -1,0 +1,87 @@
+"""Ollama's native chat API: ``POST {base_url}/api/chat`` (streaming is NDJSON)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+
+import httpx
+
+from notecite.config import GenerationSettings
+from notecite.errors import LLMError
+from notecite.generate.base import GenerationRequest
+from notecite.generate.http import post_with_retries, stream_with_retries
+
+
+class OllamaLLM:
+    """Chats with a local Ollama server."""
+
+    def __init__(self, settings: GenerationSettings) -> None:
+        self._base_url = (settings.base_url or "http://127.0.0.1:11434").rstrip("/")
+        self._model = settings.model or "llama3.2"
+        self._settings = settings
+        self._client: httpx.Client | None = None
+
+    @property
+    def name(self) -> str:
+        return "ollama"
+
+    @property
+    def model_id(self) -> str:
+        return self._model
+
+    def _http(self) -> httpx.Client:
+        if self._client is None:
+            self._client = httpx.Client(timeout=self._settings.timeout_s)
+        return self._client
+
+    def _payload(self, request: GenerationRequest, stream: bool) -> dict[str, object]:
+        options: dict[str, object] = {
+            "temperature": request.temperature,
+            "num_predict": request.max_tokens,
+        }
+        if request.stop:
+            options["stop"] = list(request.stop)
+        return {
+            "model": self._model,
+            "messages": [{"role": m.role, "content": m.content} for m in request.messages],
+            "stream": stream,
+            "options": options,
+        }
+
+    def generate(self, request: GenerationRequest) -> str:
+        body = post_with_retries(
+            self._http(),
+            f"{self._base_url}/api/chat",
+            self._payload(request, stream=False),
+            retries=self._settings.retries,
+        )
+        try:
+            return str(body["message"]["content"] or "")
+        except (KeyError, TypeError) as exc:
+            raise LLMError(f"unexpected reply from Ollama at {self._base_url}") from exc
+
+    def stream(self, request: GenerationRequest) -> Iterator[str]:
+        lines = stream_with_retries(
+            self._http(),
+            f"{self._base_url}/api/chat",
+            self._payload(request, stream=True),
+            retries=self._settings.retries,
+        )
+        for line in lines:
+            if not line.strip():
+                continue
+            try:
+                event = json.loads(line)
+            except ValueError as exc:
+                raise LLMError(f"bad stream line from Ollama: {line[:200]}") from exc
+            piece = (event.get("message") or {}).get("content")
+            if piece:
+                yield str(piece)
+            if event.get("done"):
+                return
+
+
+def create(settings: GenerationSettings) -> OllamaLLM:
+    """Entry point: ``llm = "ollama"``."""
+    return OllamaLLM(settings)

@@ -1,0 +1,88 @@
+"""Any OpenAI-compatible chat endpoint (OpenAI, Ollama /v1, vLLM, llama.cpp, LM Studio, Gemini)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+
+import httpx
+
+from notecite.config import GenerationSettings
+from notecite.generate.base import GenerationRequest
+from notecite.generate.http import post_with_retries, stream_with_retries
+from notecite.errors import LLMError
+
+
+class OpenAICompatLLM:
+    """``POST {base_url}/chat/completions``; streaming reads Server-Sent Events."""
+
+    def __init__(self, settings: GenerationSettings) -> None:
+        self._base_url = (settings.base_url or "https://api.openai.com/v1").rstrip("/")
+        self._model = settings.model or "gpt-4o-mini"
+        self._settings = settings
+        self._client: httpx.Client | None = None
+
+    @property
+    def name(self) -> str:
+        return "openai"
+
+    @property
+    def model_id(self) -> str:
+        return self._model
+
+    def _http(self) -> httpx.Client:
+        if self._client is None:
+            key = self._settings.api_key
+            headers = {"Authorization": f"Bearer {key.get_secret_value()}"} if key else {}
+            self._client = httpx.Client(timeout=self._settings.timeout_s, headers=headers)
+        return self._client
+
+    def _payload(self, request: GenerationRequest, stream: bool) -> dict[str, object]:
+        payload: dict[str, object] = {
+            "model": self._model,
+            "messages": [{"role": m.role, "content": m.content} for m in request.messages],
+            "temperature": request.temperature,
+            "max_tokens": request.max_tokens,
+            "stream": stream,
+        }
+        if request.stop:
+            payload["stop"] = list(request.stop)
+        return payload
+
+    def generate(self, request: GenerationRequest) -> str:
+        body = post_with_retries(
+            self._http(),
+            f"{self._base_url}/chat/completions",
+            self._payload(request, stream=False),
+            retries=self._settings.retries,
+        )
+        try:
+            return str(body["choices"][0]["message"]["content"] or "")
+        except (KeyError, IndexError, TypeError) as exc:
+            raise LLMError(f"unexpected chat reply from {self._base_url}") from exc
+
+    def stream(self, request: GenerationRequest) -> Iterator[str]:
+        lines = stream_with_retries(
+            self._http(),
+            f"{self._base_url}/chat/completions",
+            self._payload(request, stream=True),
+            retries=self._settings.retries,
+        )
+        for line in lines:
+            if not line.startswith("data:"):
+                continue
+            data = line[5:].strip()
+            if data == "[DONE]":
+                return
+            try:
+                delta = json.loads(data)["choices"][0].get("delta", {})
+            except (ValueError, KeyError, IndexError, TypeError) as exc:
+                raise LLMError(f"bad stream event from {self._base_url}: {data[:200]}") from exc
+            piece = delta.get("content")
+            if piece:
+                yield str(piece)
+
+
+def create(settings: GenerationSettings) -> OpenAICompatLLM:
+    """Entry point: ``llm = "openai"``."""
+    return OpenAICompatLLM(settings)

@@ -1,0 +1,345 @@
+"""The ask pipeline: scope -> candidates -> rerank -> select -> generate -> validate citations.
+
+Built by :class:`notecite.engine.Engine`, which owns the store, embedder and LLM; this module
+orchestrates the ask stages only, through their public functions.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from notecite.ask_types import (
+    AskRequest,
+    AskResponse,
+    DebugInfo,
+    ErrorInfo,
+    FolderSelection,
+    Reference,
+    RetrievedChunk,
+    Timings,
+)
+from notecite.config import AskSettings, GenerationSettings
+from notecite.embed.base import Embedder, Vectors
+from notecite.errors import EmbeddingError, LLMError, StoreError
+from notecite.generate.base import LLM, ContextSource, GenerationRequest
+from notecite.generate.citations import FALLBACK_ANSWER, acknowledges_gap, validate_citations
+from notecite.generate.prompts import answer_messages
+from notecite.retrieve.autok import automatic_k
+from notecite.retrieve.folders import (
+    Scope,
+    position_weight,
+    rank_folders_with_llm,
+    resolve_user_folder,
+)
+from notecite.retrieve.rerank import rerank_scores
+from notecite.retrieve.terms import query_terms
+from notecite.store.base import Store, StoredChunk
+from notecite.types import SearchFilter, Vault
+
+logger = logging.getLogger(__name__)
+
+TokenCallback = Callable[[str], None]
+
+AMBIGUOUS_ANSWER = (
+    "Your question has no words to search for; please say what you are looking for."
+)
+NO_CONTEXT_ANSWER = "I couldn't find anything relevant to that in your notes."
+LLM_FAILED_ANSWER = "The language model failed, so here are the most relevant notes instead."
+
+
+@dataclass
+class _Candidate:
+    rowid: int
+    score_vector: float  # raw similarity (or keyword surrogate when embedding failed)
+    weighted: float  # after the folder position weight
+    chunk: StoredChunk | None = None
+    lexical: float = 0.0
+    final: float = 0.0
+
+
+class AskPipeline:
+    """Answers one AskRequest from the store with the given embedder and LLM."""
+
+    def __init__(
+        self,
+        store: Store,
+        embedder: Embedder,
+        llm: LLM,
+        settings: AskSettings,
+        generation: GenerationSettings,
+        vaults: Sequence[Vault],
+        folders_of: Callable[[Vault], list[str]],
+    ) -> None:
+        self._store = store
+        self._embedder = embedder
+        self._llm = llm
+        self._settings = settings
+        self._generation = generation
+        self._vaults = list(vaults)
+        self._folders_of = folders_of
+
+    # -- stages -----------------------------------------------------------------------------
+
+    def _scopes(self, request: AskRequest, debug: DebugInfo) -> list[Scope]:
+        available = [
+            f"{v.name}/{f}" if f else v.name for v in self._vaults for f in self._folders_of(v)
+        ]
+        selection = FolderSelection(available=[a for a in available if "/" in a])
+        debug.folder_selection = selection
+        pairs: list[tuple[Vault, str]] = []
+        if request.folders:
+            selection.method = "user"
+            for folder in request.folders:
+                pairs.extend(resolve_user_folder(folder, self._vaults))
+        elif (
+            self._settings.folder_ranking
+            and selection.available
+            and self._llm.name != "extractive"
+        ):
+            labels = selection.available[: self._settings.max_folders_ranked]
+            picked = rank_folders_with_llm(self._llm, request.question, labels, debug.notes)
+            if picked:
+                selection.method = "llm"
+                by_name = {v.name: v for v in self._vaults}
+                for label in picked:
+                    name, _, folder = label.partition("/")
+                    pairs.append((by_name[name], folder))
+        pairs = list(dict.fromkeys(pairs))
+        selection.selected = [f"{v.name}/{f}" if f else v.name for v, f in pairs]
+        if not pairs:
+            return [Scope(v, "", 1.0) for v in self._vaults]
+        return [Scope(v, f, position_weight(i)) for i, (v, f) in enumerate(pairs)]
+
+    def _vector_candidates(
+        self, query: Vectors, scopes: Sequence[Scope], debug: DebugInfo
+    ) -> dict[int, _Candidate]:
+        found: dict[int, _Candidate] = {}
+        for scope in scopes:
+            flt = SearchFilter(
+                vault_ids=(scope.vault.id,), folders=(scope.folder,) if scope.folder else ()
+            )
+            try:
+                hits = self._store.vector_search(
+                    self._embedder.model_id, query, flt, self._settings.hits_per_scope
+                )
+            except StoreError as exc:
+                debug.notes.append(f"scope {scope.label} failed: {exc}")
+                continue
+            for hit in hits:
+                weighted = hit.score * scope.weight
+                best = found.get(hit.chunk_rowid)
+                if best is None or weighted > best.weighted:
+                    found[hit.chunk_rowid] = _Candidate(hit.chunk_rowid, hit.score, weighted)
+        return found
+
+    def _keyword_candidates(
+        self, question: str, scopes: Sequence[Scope], debug: DebugInfo
+    ) -> dict[int, _Candidate]:
+        """Fallback when the question cannot be embedded: BM25 (normalised) plus recency."""
+        found: dict[int, _Candidate] = {}
+        for scope in scopes:
+            flt = SearchFilter(
+                vault_ids=(scope.vault.id,), folders=(scope.folder,) if scope.folder else ()
+            )
+            try:
+                hits = self._store.lexical_search(question, flt, self._settings.hits_per_scope)
+            except StoreError as exc:
+                debug.notes.append(f"scope {scope.label} failed: {exc}")
+                continue
+            best = max((h.score for h in hits), default=0.0) or 1.0
+            for hit in hits:
+                score = hit.score / best * scope.weight
+                if hit.chunk_rowid not in found or score > found[hit.chunk_rowid].weighted:
+                    found[hit.chunk_rowid] = _Candidate(hit.chunk_rowid, score, score)
+        chunks = self._store.fetch_chunks(list(found))
+        now = time.time()
+        for cand in found.values():
+            chunk = chunks.get(cand.rowid)
+            recency = 0.5
+            if chunk is not None and chunk.note_date is not None:
+                age_days = max(0.0, (now - chunk.note_date.timestamp()) / 86400)
+                recency = float(np.exp2(-age_days / 180))
+            cand.weighted = 0.8 * cand.weighted + 0.2 * recency
+            cand.score_vector = cand.weighted
+        return found
+
+    # -- the whole run ----------------------------------------------------------------------
+
+    def ask(self, request: AskRequest, on_token: TokenCallback | None = None) -> AskResponse:
+        started = time.perf_counter()
+        debug = DebugInfo(llm=self._llm.name)
+        timings = Timings()
+        debug.timings_ms = timings
+
+        def finish(response: AskResponse) -> AskResponse:
+            timings.total = (time.perf_counter() - started) * 1000
+            response.debug = debug if request.debug else None
+            return response
+
+        if not query_terms(request.question):
+            return finish(
+                AskResponse(
+                    answer=AMBIGUOUS_ANSWER, abstained=True, abstain_reason="ambiguous_question"
+                )
+            )
+
+        t = time.perf_counter()
+        query: Vectors | None
+        try:
+            query = self._embedder.embed_query(request.question)
+        except EmbeddingError as exc:
+            query = None
+            debug.notes.append(f"embedding failed ({exc}); keyword + recency retrieval used")
+        timings.embed = (time.perf_counter() - t) * 1000
+
+        t = time.perf_counter()
+        scopes = self._scopes(request, debug)
+        k = automatic_k(
+            request.question,
+            request.detail,
+            narrow_folders=bool(request.folders),
+            legacy_k=request.k,
+            k_min=self._settings.k_min,
+            k_default=self._settings.k_default,
+            k_max=self._settings.k_max,
+        )
+        debug.k = k
+        if query is not None:
+            found = self._vector_candidates(query, scopes, debug)
+        else:
+            found = self._keyword_candidates(request.question, scopes, debug)
+        ordered = sorted(found.values(), key=lambda c: (-c.weighted, c.rowid))
+        ordered = ordered[: self._settings.max_candidates]
+        if query is not None:
+            ordered = [c for c in ordered if c.score_vector >= self._settings.vector_threshold]
+        chunks = self._store.fetch_chunks([c.rowid for c in ordered])
+        for cand in ordered:
+            cand.chunk = chunks.get(cand.rowid)
+        ordered = [c for c in ordered if c.chunk is not None]
+        timings.retrieve = (time.perf_counter() - t) * 1000
+
+        t = time.perf_counter()
+        scores = rerank_scores(
+            request.question,
+            [(c.weighted, c.chunk.text, c.chunk.heading_path) for c in ordered if c.chunk],
+        )
+        for cand, (lexical, final) in zip(ordered, scores, strict=True):
+            cand.lexical, cand.final = lexical, final
+        ordered.sort(key=lambda c: (-c.final, c.rowid))
+        kept = [c for c in ordered if c.final >= self._settings.final_threshold][: min(8, k)]
+        timings.rerank = (time.perf_counter() - t) * 1000
+
+        kept_ids = {c.rowid for c in kept}
+        debug.retrieved_chunks = [
+            RetrievedChunk(
+                chunk_id=c.chunk.chunk_id,
+                vault=c.chunk.vault,
+                rel_path=c.chunk.rel_path,
+                heading_path=c.chunk.heading_path,
+                text=c.chunk.text,
+                score_vector=round(c.score_vector, 6),
+                score_lexical=round(c.lexical, 6),
+                score_final=round(c.final, 6),
+                rank=rank,
+                kept=c.rowid in kept_ids,
+            )
+            for rank, c in enumerate(ordered, start=1)
+            if c.chunk is not None
+        ]
+        if not kept:
+            return finish(
+                AskResponse(
+                    answer=NO_CONTEXT_ANSWER, abstained=True, abstain_reason="no_relevant_context"
+                )
+            )
+        return finish(self._generate(request, kept, debug, timings, on_token))
+
+    def _generate(
+        self,
+        request: AskRequest,
+        kept: Sequence[_Candidate],
+        debug: DebugInfo,
+        timings: Timings,
+        on_token: TokenCallback | None,
+    ) -> AskResponse:
+        sources = [
+            ContextSource(
+                cid=f"N{i}",
+                vault=c.chunk.vault,
+                rel_path=c.chunk.rel_path,
+                heading_path=c.chunk.heading_path,
+                text=c.chunk.text,
+            )
+            for i, c in enumerate(kept, start=1)
+            if c.chunk is not None
+        ]
+        by_cid = {s.cid: c for s, c in zip(sources, kept, strict=True)}
+        generation = GenerationRequest(
+            messages=answer_messages(
+                request.question, sources, request.citation_style, request.detail
+            ),
+            question=request.question,
+            sources=tuple(sources),
+            citation_style=request.citation_style,
+            temperature=self._generation.temperature,
+            max_tokens=self._generation.max_tokens,
+        )
+        t = time.perf_counter()
+        try:
+            if on_token is None:
+                raw = self._llm.generate(generation)
+            else:
+                pieces = []
+                for piece in self._llm.stream(generation):
+                    pieces.append(piece)
+                    on_token(piece)
+                raw = "".join(pieces)
+        except LLMError as exc:
+            timings.generate = (time.perf_counter() - t) * 1000
+            debug.uncited_references = True
+            return AskResponse(
+                answer=LLM_FAILED_ANSWER,
+                references=[_reference(c) for c in kept],
+                error=ErrorInfo(type="LLMError", message=str(exc)),
+            )
+        timings.generate = (time.perf_counter() - t) * 1000
+
+        validated = validate_citations(raw, sources, request.citation_style)
+        debug.invalid_citations = list(validated.invalid)
+        if validated.invalid:
+            logger.warning("removed %d citation(s) matching no source", len(validated.invalid))
+        cited = [by_cid[cid] for cid in validated.cited]
+        cited_ids = {c.chunk.chunk_id for c in cited if c.chunk is not None}
+        for item in debug.retrieved_chunks:
+            item.cited = item.chunk_id in cited_ids
+        if cited:
+            return AskResponse(answer=validated.text, references=[_reference(c) for c in cited])
+        debug.uncited_references = True
+        references = [_reference(c) for c in kept]
+        if acknowledges_gap(validated.text):
+            answer = validated.text
+        else:
+            answer = FALLBACK_ANSWER
+            debug.notes.append("answer carried no valid citation; replaced by the fallback")
+        return AskResponse(
+            answer=answer,
+            references=references,
+            abstained=True,
+            abstain_reason="insufficient_information",
+        )
+
+
+def _reference(candidate: _Candidate) -> Reference:
+    chunk = candidate.chunk
+    assert chunk is not None
+    return Reference(
+        vault=chunk.vault,
+        rel_path=chunk.rel_path,
+        heading_path=chunk.heading_path,
+        chunk_index=chunk.chunk_index,
+    )

@@ -1,0 +1,36 @@
+"""Query terms: lowercase word tokens without stopwords, and a light suffix stemmer."""
+
+from __future__ import annotations
+
+import re
+
+_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+
+STOPWORDS = frozenset(
+    """a about above after again against all am an and any are aren't as at be because been
+    before being below between both but by can could did do does doing down during each few
+    for from further had has have having he her here hers herself him himself his how i if in
+    into is it its itself just me more most my myself no nor not now of off on once only or
+    other our ours ourselves out over own same she should so some such than that the their
+    theirs them themselves then there these they this those through to too under until up very
+    was we were what when where which while who whom why will with would you your yours
+    yourself yourselves tell know please notes note""".split()
+)
+
+
+def tokenize(text: str) -> list[str]:
+    """Lowercased word tokens."""
+    return [w.lower() for w in _WORD.findall(text)]
+
+
+def query_terms(text: str) -> list[str]:
+    """Tokens that are not stopwords, in order, without repeats."""
+    return list(dict.fromkeys(t for t in tokenize(text) if t not in STOPWORDS))
+
+
+def stem(word: str) -> str:
+    """Strip a few common English suffixes so 'launches' meets 'launch'."""
+    for suffix in ("ing", "ies", "es", "ed", "s"):
+        if len(word) > len(suffix) + 2 and word.endswith(suffix):
+            return word[: -len(suffix)]
+    return word

@@ -1,0 +1,51 @@
+"""Shared fixtures: settings in a temporary home, an Engine, a vault builder, shared data."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from notecite import Engine, Settings
+from tests.helpers import SHARED_DATA, hash_settings, write_files
+
+MakeVault = Callable[..., Path]
+
+
+@pytest.fixture(autouse=True)
+def _clean_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No test sees the developer's own notecite settings."""
+    for key in list(os.environ):
+        if key.startswith("NOTECITE_"):
+            monkeypatch.delenv(key)
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> Settings:
+    """``load_settings(home=tmp_path / "home", embedder={"name": "hash"})``."""
+    return hash_settings(tmp_path / "home")
+
+
+@pytest.fixture
+def engine(settings: Settings) -> Iterator[Engine]:
+    with Engine(settings) as eng:
+        yield eng
+
+
+@pytest.fixture
+def make_vault(tmp_path: Path) -> MakeVault:
+    """``make_vault({"a.md": "..."}, name="vault")`` writes a folder of notes."""
+
+    def make(files: dict[str, str | bytes], name: str = "vault") -> Path:
+        return write_files(tmp_path / name, files)
+
+    return make
+
+
+@pytest.fixture(scope="session")
+def shared_data() -> Path:
+    """``../shared/data`` next to the repository."""
+    assert SHARED_DATA.is_dir(), f"shared data missing at {SHARED_DATA}"
+    return SHARED_DATA
