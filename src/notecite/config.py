@@ -82,9 +82,11 @@ class GenerationSettings(_Section):
     base_url: str | None = None
     api_key: SecretStr | None = None
     model_path: Path | None = Field(default=None, description="local: a GGUF file to use")
+    model_dir: Path | None = Field(default=None, description="local: default <home>/models")
     temperature: float = Field(default=0.3, ge=0, le=2)
     max_tokens: int = Field(default=512, ge=1, le=32768)
     timeout_s: float = Field(default=30.0, gt=0)
+    local_timeout_s: float = Field(default=300.0, gt=0, description="local model on a CPU")
     retries: int = Field(default=2, ge=0, le=10)
     context_size: int = Field(default=4096, ge=512)
     threads: int = Field(default=0, ge=0, description="local: 0 = all cores")

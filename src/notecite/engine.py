@@ -80,7 +80,10 @@ class Engine:
         wanted = name or self._default_llm
         if wanted is not None and wanted in self._llms:
             return self._llms[wanted]
-        provider = create_llm(wanted, self.settings.generation)
+        generation = self.settings.generation
+        if generation.model_dir is None:
+            generation = generation.model_copy(update={"model_dir": self.settings.home / "models"})
+        provider = create_llm(wanted, generation)
         self._llms[provider.name] = provider
         if wanted is None:
             self._default_llm = provider.name

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from html.parser import HTMLParser
 from pathlib import PurePosixPath
@@ -15,6 +16,11 @@ _BLOCK = {
     "footer", "blockquote", "pre", "hr", "dd", "dt", "nav", "main", "aside", "figure",
 }  # fmt: skip
 _HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
+_WHITESPACE = re.compile(r"\s+")
+# Marks the '#' prefixes the extractor writes for h1-h6, so that page text which happens to
+# start with '#' or a code fence (a shell comment in <pre>) is escaped instead of becoming one.
+_HEADING_MARK = "\ue000"
+_MARKUP_STARTS = ("#", "```", "~~~")
 
 
 class _TextExtractor(HTMLParser):
@@ -31,7 +37,7 @@ class _TextExtractor(HTMLParser):
         if tag in _SKIP:
             self._skip_depth += 1
         elif tag in _HEADINGS:
-            self.parts.append("\n\n" + "#" * _HEADINGS[tag] + " ")
+            self.parts.append("\n\n" + _HEADING_MARK + "#" * _HEADINGS[tag] + " ")
         elif tag in _BLOCK:
             self.parts.append("\n")
 
@@ -48,7 +54,9 @@ class _TextExtractor(HTMLParser):
             self.title += data
         if self._skip_depth:
             return
-        self.parts.append(data if "\n" not in data else " ".join(data.split()))
+        # Runs of whitespace (newlines included) become one space; the edges are kept so
+        # that words on either side of an inline tag stay apart.
+        self.parts.append(_WHITESPACE.sub(" ", data.replace(_HEADING_MARK, "")))
 
 
 def html_to_markdownish(html: str) -> tuple[str, str]:
@@ -56,8 +64,16 @@ def html_to_markdownish(html: str) -> tuple[str, str]:
     parser = _TextExtractor()
     parser.feed(html)
     parser.close()
-    lines = [" ".join(line.split()) for line in "".join(parser.parts).split("\n")]
-    text = "\n".join(line for line in lines if line)
+    lines = []
+    for raw in "".join(parser.parts).split("\n"):
+        line = " ".join(raw.split())
+        if line.startswith(_HEADING_MARK):
+            line = line[1:]
+        elif line.startswith(_MARKUP_STARTS):
+            line = "\\" + line
+        if line:
+            lines.append(line)
+    text = "\n".join(lines)
     return " ".join(parser.title.split()), text
 
 

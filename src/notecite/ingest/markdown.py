@@ -14,10 +14,9 @@ from notecite.ingest.frontmatter import (
     to_json_safe,
 )
 from notecite.ingest.sections import split_sections
-from notecite.types import DocType, ParsedNote
+from notecite.types import DocType, ParsedNote, Section
 
 _WIKILINK = re.compile(r"!?\[\[([^\]|#\n]*)(#[^\]|\n]*)?(?:\|([^\]\n]+))?\]\]")
-_H1 = re.compile(r"^#[ \t]+(.+?)[ \t#]*$", re.MULTILINE)
 
 
 def _wikilink_text(match: re.Match[str]) -> str:
@@ -35,14 +34,20 @@ def readable_wikilinks(text: str) -> str:
     return _WIKILINK.sub(_wikilink_text, text)
 
 
+def _first_h1(sections: tuple[Section, ...]) -> str:
+    """The first level-1 heading outside code blocks, or ''."""
+    for section in sections:
+        if section.heading_path and section.heading_path[0].startswith("# "):
+            return section.heading_path[0][2:]
+    return ""
+
+
 def parse_markdown(rel_path: str, text: str, mtime: datetime) -> ParsedNote:
     """Parse a markdown note; raises ParseError on broken frontmatter."""
     meta, body, offset = split_frontmatter(text)
     body = readable_wikilinks(body)
-    title = first_str(meta, "title", "name")
-    if not title:
-        h1 = _H1.search(body)
-        title = h1.group(1).strip() if h1 else PurePosixPath(rel_path).stem
+    sections = split_sections(body, first_line=offset + 1)
+    title = first_str(meta, "title", "name") or _first_h1(sections) or PurePosixPath(rel_path).stem
     created = parse_date(meta.get("created")) or parse_date(meta.get("date"))
     updated = parse_date(meta.get("updated")) or parse_date(meta.get("modified"))
     return ParsedNote(
@@ -55,5 +60,5 @@ def parse_markdown(rel_path: str, text: str, mtime: datetime) -> ParsedNote:
         created=created or updated or mtime,
         updated=updated or created or mtime,
         frontmatter=to_json_safe(meta),
-        sections=split_sections(body, first_line=offset + 1),
+        sections=sections,
     )

@@ -1,0 +1,137 @@
+"""The ``local`` provider: llama.cpp in-process through ``xllamacpp``, no network.
+
+The model loads on first use, once; calls are serialised (one llama.cpp slot). Streaming
+runs the completion on a worker thread and hands pieces over a queue; a deadline aborts a
+generation that runs past ``timeout_s``.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from notecite.config import GenerationSettings
+from notecite.errors import LLMError
+from notecite.generate.base import GenerationRequest
+from notecite.generate.local_model import DEFAULT_MODEL, resolve_model
+
+logger = logging.getLogger(__name__)
+
+_INSTALL = "pip install 'notecite[local]'"
+_DONE = object()
+
+
+class LocalLLM:
+    """A GGUF model served in-process by llama.cpp."""
+
+    def __init__(self, settings: GenerationSettings, model_dir: Path) -> None:
+        self._settings = settings
+        self._model_dir = model_dir
+        self._server: Any = None
+        self._load_lock = threading.Lock()
+        self._call_lock = threading.Lock()
+
+    @property
+    def name(self) -> str:
+        return "local"
+
+    @property
+    def model_id(self) -> str:
+        if self._settings.model_path is not None:
+            return self._settings.model_path.name
+        return self._settings.model or DEFAULT_MODEL
+
+    def _load(self) -> Any:
+        with self._load_lock:
+            if self._server is not None:
+                return self._server
+            try:
+                import xllamacpp
+            except ImportError as exc:
+                raise LLMError(f"the local LLM runtime is not installed; run: {_INSTALL}") from exc
+            path = resolve_model(self._settings.model, self._settings.model_path, self._model_dir)
+            params = xllamacpp.CommonParams()
+            params.model.path = str(path)
+            params.n_ctx = self._settings.context_size
+            params.n_parallel = 1
+            if self._settings.threads:
+                params.cpuparams.n_threads = self._settings.threads
+                params.cpuparams_batch.n_threads = self._settings.threads
+            params.verbosity = 0
+            started = time.perf_counter()
+            try:
+                self._server = xllamacpp.Server(params)
+            except Exception as exc:
+                raise LLMError(f"cannot load the local model {path}: {exc}") from exc
+            logger.info("loaded %s in %.1f s", path.name, time.perf_counter() - started)
+            return self._server
+
+    def _body(self, request: GenerationRequest, stream: bool) -> dict[str, Any]:
+        body: dict[str, Any] = {
+            "messages": [{"role": m.role, "content": m.content} for m in request.messages],
+            "temperature": request.temperature,
+            "max_tokens": request.max_tokens,
+            "stream": stream,
+        }
+        if request.stop:
+            body["stop"] = list(request.stop)
+        return body
+
+    def generate(self, request: GenerationRequest) -> str:
+        return "".join(self.stream(request))
+
+    def stream(self, request: GenerationRequest) -> Iterator[str]:
+        server = self._load()
+        pieces: queue.Queue[object] = queue.Queue()
+        deadline = time.monotonic() + self._settings.local_timeout_s
+        timed_out = threading.Event()
+        failure: list[str] = []
+
+        def on_chunk(chunk: Any) -> bool:
+            if isinstance(chunk, dict):
+                if "error" in chunk:
+                    failure.append(str(chunk["error"]))
+                for choice in chunk.get("choices") or []:
+                    text = (choice.get("delta") or {}).get("content")
+                    if text:
+                        pieces.put(str(text))
+            if time.monotonic() > deadline:
+                timed_out.set()
+                return True  # abort the generation
+            return False
+
+        def work() -> None:
+            try:
+                with self._call_lock:
+                    result = server.handle_chat_completions(self._body(request, True), on_chunk)
+                if isinstance(result, dict) and "error" in result:
+                    failure.append(str(result["error"]))
+            except Exception as exc:
+                failure.append(f"{type(exc).__name__}: {exc}")
+            finally:
+                pieces.put(_DONE)
+
+        threading.Thread(target=work, name="notecite-local-llm", daemon=True).start()
+        while True:
+            item = pieces.get()
+            if item is _DONE:
+                break
+            yield str(item)
+        if timed_out.is_set():
+            raise LLMError(
+                f"the local model took longer than {self._settings.local_timeout_s:.0f} s "
+                "(generation.local_timeout_s)"
+            )
+        if failure:
+            raise LLMError(f"the local model failed: {failure[0]}")
+
+
+def create(settings: GenerationSettings) -> LocalLLM:
+    """Entry point: ``llm = "local"``."""
+    model_dir = settings.model_dir or Path.home() / ".cache" / "notecite" / "models"
+    return LocalLLM(settings, model_dir)
