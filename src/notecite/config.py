@@ -173,7 +173,11 @@ def load_settings(config_file: Path | None = None, **overrides: Any) -> Settings
         settings_cls = type(
             "Settings",
             (Settings,),
-            {"model_config": SettingsConfigDict(**{**Settings.model_config, "toml_file": toml_file})},
+            {
+                "model_config": SettingsConfigDict(
+                    **{**Settings.model_config, "toml_file": toml_file}
+                )
+            },
         )
     try:
         return settings_cls(**overrides)

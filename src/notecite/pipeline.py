@@ -45,9 +45,7 @@ logger = logging.getLogger(__name__)
 
 TokenCallback = Callable[[str], None]
 
-AMBIGUOUS_ANSWER = (
-    "Your question has no words to search for; please say what you are looking for."
-)
+AMBIGUOUS_ANSWER = "Your question has no words to search for; please say what you are looking for."
 NO_CONTEXT_ANSWER = "I couldn't find anything relevant to that in your notes."
 LLM_FAILED_ANSWER = "The language model failed, so here are the most relevant notes instead."
 
@@ -97,9 +95,7 @@ class AskPipeline:
             for folder in request.folders:
                 pairs.extend(resolve_user_folder(folder, self._vaults))
         elif (
-            self._settings.folder_ranking
-            and selection.available
-            and self._llm.name != "extractive"
+            self._settings.folder_ranking and selection.available and self._llm.name != "extractive"
         ):
             labels = selection.available[: self._settings.max_folders_ranked]
             picked = rank_folders_with_llm(self._llm, request.question, labels, debug.notes)

@@ -9,7 +9,6 @@ one section overlap by up to ``overlap_tokens``.
 from __future__ import annotations
 
 import hashlib
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -71,16 +70,25 @@ def _split_long_line(line: int, text: str, budget: int, count: TokenCounter) -> 
             size = max(1, size // 2)
             piece = " ".join(words[start : start + size])
             tokens = count([piece])[0]
-        if tokens > budget:  # one enormous "word": cut by characters
-            piece = piece[: max(1, budget * 2)]
-            tokens = min(count([piece])[0], budget)
-            words[start] = words[start][len(piece) :] or words[start]
-            if words[start] == piece:
-                start += 1
+        if tokens > budget:  # one enormous "word": cut off the longest prefix that fits
+            piece, tokens = _fitting_prefix(words[start], budget, count)
+            words[start] = words[start][len(piece) :]
         else:
             start += size
         units.append(_Unit(line, piece, tokens, joins_previous=bool(units)))
     return units
+
+
+def _fitting_prefix(word: str, budget: int, count: TokenCounter) -> tuple[str, int]:
+    """The longest prefix of ``word`` within ``budget`` tokens (at least one character)."""
+    lo, hi = 1, len(word)  # count(word[:lo]) is taken as fitting; word itself does not fit
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if count([word[:mid]])[0] <= budget:
+            lo = mid
+        else:
+            hi = mid - 1
+    return word[:lo], count([word[:lo]])[0]
 
 
 def _units(section: Section, budget: int, count: TokenCounter) -> list[_Unit]:
@@ -107,9 +115,10 @@ def _windows(units: list[_Unit], budget: int, overlap: int) -> list[list[_Unit]]
             carried: list[_Unit] = []
             carried_tokens = 0
             for prev in reversed(current[1:]):
-                if carried_tokens + prev.tokens > overlap or carried_tokens + prev.tokens + (
-                    unit.tokens
-                ) > budget:
+                if (
+                    carried_tokens + prev.tokens > overlap
+                    or carried_tokens + prev.tokens + (unit.tokens) > budget
+                ):
                     break
                 carried.insert(0, prev)
                 carried_tokens += prev.tokens

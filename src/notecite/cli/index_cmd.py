@@ -52,7 +52,9 @@ def run_index(engine: Engine, vault: str | None, rebuild: bool = False) -> list[
 @click.option("--vault", "vault_name", help="Vault to index (default: all; with PATH: its name).")
 @click.option("--rebuild", is_flag=True, help="Drop the whole index first (after a model change).")
 @pass_state
-def index_command(state: CliState, path: Path | None, vault_name: str | None, rebuild: bool) -> None:
+def index_command(
+    state: CliState, path: Path | None, vault_name: str | None, rebuild: bool
+) -> None:
     """Index new and changed notes; remove deleted ones. PATH adds or updates that vault."""
     engine = state.engine
     if path is not None:

@@ -9,6 +9,7 @@ from typing import Any
 
 import click
 
+from notecite.cli.ask_cmd import ask_command
 from notecite.cli.config_cmd import config_group
 from notecite.cli.index_cmd import index_command, status_command, watch_command
 from notecite.cli.search_cmd import search_command
@@ -45,6 +46,9 @@ class _Root(click.Group):
     help="Data directory (default: $NOTECITE_HOME or the platform user data dir).",
 )
 @click.option("--embedder", help="Embedding provider: minilm (default), openai, ollama, hash.")
+@click.option(
+    "--llm", help="LLM provider: local (default if installed), openai, ollama, extractive."
+)
 @click.option("--debug", is_flag=True, help="Log at DEBUG level and show tracebacks.")
 @click.version_option(package_name="notecite")
 @click.pass_context
@@ -53,6 +57,7 @@ def cli(
     config_file: Path | None,
     home: Path | None,
     embedder: str | None,
+    llm: str | None,
     debug: bool,
 ) -> None:
     """notecite: answers from your notes, citing the exact file and section."""
@@ -66,6 +71,8 @@ def cli(
         overrides["home"] = home
     if embedder:
         overrides["embedder"] = {"name": embedder}
+    if llm:
+        overrides["llm"] = llm
     state = CliState(debug=debug)
     ctx.obj = state
     state.settings = load_settings(config_file, **overrides)
@@ -77,6 +84,7 @@ cli.add_command(index_command)
 cli.add_command(watch_command)
 cli.add_command(status_command)
 cli.add_command(search_command)
+cli.add_command(ask_command)
 cli.add_command(config_group)
 
 

@@ -47,7 +47,8 @@ def normalise(vectors: Vectors) -> Vectors:
     """L2-normalise rows; zero rows stay zero."""
     norms = np.linalg.norm(vectors, axis=-1, keepdims=True)
     norms[norms == 0] = 1.0
-    return (vectors / norms).astype(np.float32, copy=False)
+    result: Vectors = (vectors / norms).astype(np.float32, copy=False)
+    return result
 
 
 def approx_token_count(text: str) -> int:

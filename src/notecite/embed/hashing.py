@@ -56,7 +56,8 @@ class HashEmbedder:
         return normalise(np.stack([self._vector(t) for t in texts]))
 
     def embed_query(self, text: str) -> Vectors:
-        return self.embed_documents([text])[0]
+        vector: Vectors = self.embed_documents([text])[0]
+        return vector
 
 
 def create(settings: EmbedderSettings) -> HashEmbedder:

@@ -119,7 +119,8 @@ class MiniLMEmbedder:
         (hidden,) = self._session.run(["last_hidden_state"], feeds)
         weights = mask[:, :, None].astype(np.float32)
         pooled = (hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
-        return pooled.astype(np.float32)
+        result: Vectors = pooled.astype(np.float32)
+        return result
 
     def embed_documents(self, texts: Sequence[str]) -> Vectors:
         if not texts:
@@ -137,7 +138,8 @@ class MiniLMEmbedder:
         return normalise(out)
 
     def embed_query(self, text: str) -> Vectors:
-        return self.embed_documents([text])[0]
+        vector: Vectors = self.embed_documents([text])[0]
+        return vector
 
 
 def create(settings: EmbedderSettings) -> MiniLMEmbedder:

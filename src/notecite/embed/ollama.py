@@ -61,9 +61,7 @@ class OllamaEmbedder:
         except (KeyError, TypeError, ValueError) as exc:
             raise EmbeddingError(f"unexpected reply from Ollama at {self._base_url}") from exc
         if vectors.ndim != 2 or len(vectors) != len(texts):
-            raise EmbeddingError(
-                f"Ollama returned {len(vectors)} vectors for {len(texts)} texts"
-            )
+            raise EmbeddingError(f"Ollama returned {len(vectors)} vectors for {len(texts)} texts")
         return vectors
 
     def embed_documents(self, texts: Sequence[str]) -> Vectors:
@@ -79,7 +77,8 @@ class OllamaEmbedder:
         return normalise(vectors)
 
     def embed_query(self, text: str) -> Vectors:
-        return self.embed_documents([text])[0]
+        vector: Vectors = self.embed_documents([text])[0]
+        return vector
 
 
 def create(settings: EmbedderSettings) -> OllamaEmbedder:

@@ -86,7 +86,8 @@ class OpenAICompatEmbedder:
         return normalise(vectors)
 
     def embed_query(self, text: str) -> Vectors:
-        return self.embed_documents([text])[0]
+        vector: Vectors = self.embed_documents([text])[0]
+        return vector
 
 
 def create(settings: EmbedderSettings) -> OpenAICompatEmbedder:

@@ -15,9 +15,7 @@ logger = logging.getLogger(__name__)
 RETRY_STATUS = {429, 500, 502, 503, 504}
 
 
-def post_json(
-    client: httpx.Client, url: str, payload: dict[str, Any], *, retries: int = 3
-) -> Any:
+def post_json(client: httpx.Client, url: str, payload: dict[str, Any], *, retries: int = 3) -> Any:
     """POST ``payload``; retry 429/5xx and connection errors with backoff; return the JSON."""
     delay = 0.5
     for attempt in range(retries + 1):

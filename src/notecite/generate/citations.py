@@ -49,7 +49,8 @@ def _match_file_section(
     same_file = [
         s
         for s in sources
-        if s.rel_path.lower() == wanted_file or PurePosixPath(s.rel_path).name.lower() == wanted_file
+        if s.rel_path.lower() == wanted_file
+        or PurePosixPath(s.rel_path).name.lower() == wanted_file
     ]
     wanted = _norm_section(section)
     for source in same_file:

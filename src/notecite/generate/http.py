@@ -21,7 +21,7 @@ def _backoff(attempt: int, response: httpx.Response | None) -> float:
         after = response.headers.get("retry-after", "")
         if after.replace(".", "", 1).isdigit():
             return min(float(after), 10.0)
-    return min(0.5 * 2**attempt, 8.0)
+    return float(min(0.5 * 2**attempt, 8.0))
 
 
 def post_with_retries(

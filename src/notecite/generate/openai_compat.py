@@ -8,9 +8,9 @@ from collections.abc import Iterator
 import httpx
 
 from notecite.config import GenerationSettings
+from notecite.errors import LLMError
 from notecite.generate.base import GenerationRequest
 from notecite.generate.http import post_with_retries, stream_with_retries
-from notecite.errors import LLMError
 
 
 class OpenAICompatLLM:

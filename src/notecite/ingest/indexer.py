@@ -124,9 +124,7 @@ class VaultIndexer:
         mtime = datetime.fromtimestamp(entry.mtime_ns / 1e9, tz=UTC)
         try:
             note = parse_file(entry.rel_path, data, mtime)
-            chunks = chunk_note(
-                note, self._vault.name, self._embedder.count_tokens, self._chunker
-            )
+            chunks = chunk_note(note, self._vault.name, self._embedder.count_tokens, self._chunker)
         except ParseError as exc:
             self._fail(entry, str(exc), state)
             return

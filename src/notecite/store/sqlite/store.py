@@ -33,10 +33,11 @@ logger = logging.getLogger(__name__)
 
 _FTS_TOKEN = re.compile(r"\w+", re.UNICODE)
 # Function words carry no signal for BM25 and slow FTS5 OR-queries down.
-_FTS_STOPWORDS = frozenset(
-    "a an and are as at be by for from has have how i in is it of on or that the this to "
-    "was were what when where which who why will with do does did my me you your".split()
+_FTS_STOPWORD_TEXT = (
+    "a an and are as at be by for from has have how i in is it of on or that the "
+    "this to was were what when where which who why will with do does did my me you your"
 )
+_FTS_STOPWORDS = frozenset(_FTS_STOPWORD_TEXT.split())
 
 
 def fts_query(text: str) -> str:
@@ -241,7 +242,8 @@ class SQLiteStore:
         row = conn.execute(
             "INSERT INTO notes (vault_id, rel_path, folder, title, doc_type, note_type, "
             "description, keywords, frontmatter, created, modified, note_ts, content_hash, size, "
-            "mtime_ns, error, indexed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+            "mtime_ns, error, indexed_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
             "ON CONFLICT (vault_id, rel_path) DO UPDATE SET folder = excluded.folder, "
             "title = excluded.title, doc_type = excluded.doc_type, "
             "note_type = excluded.note_type, description = excluded.description, "

@@ -14,9 +14,8 @@ from notecite.types import ChunkHit, SearchFilter
 
 def folder_matches(folder: str, prefixes: Sequence[str]) -> bool:
     """``projects`` matches ``projects`` and ``projects/work``, not ``projects-old``."""
-    return any(
-        not p or folder == p or folder.startswith(p.rstrip("/") + "/") for p in prefixes
-    )
+    stripped = [p.rstrip("/") for p in prefixes]
+    return any(not p or folder == p or folder.startswith(p + "/") for p in stripped)
 
 
 @dataclass

@@ -1,0 +1,5 @@
+"""`python -m notecite` runs the CLI."""
+
+from notecite.cli.main import main
+
+main()

@@ -1,0 +1,109 @@
+"""`notecite ask`."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from notecite.ask_types import AskRequest, AskResponse
+from notecite.cli.state import CliState, pass_state
+
+
+def print_references(response: AskResponse) -> None:
+    """``[N1] vault/path.md > Section`` for each reference."""
+    if not response.references:
+        return
+    click.echo("\nReferences:")
+    for number, ref in enumerate(response.references, start=1):
+        section = f" > {ref.heading_path}" if ref.heading_path else ""
+        click.echo(f"[N{number}] {ref.vault}/{ref.rel_path}{section}")
+
+
+@click.command("ask")
+@click.argument("question")
+@click.option("--vault", "vaults", multiple=True, help="Ask only this vault (repeatable).")
+@click.option("--folder", "folders", multiple=True, help="Folder prefix to search (repeatable).")
+@click.option(
+    "--detail",
+    type=click.Choice(["brief", "normal", "detailed"]),
+    default="normal",
+    show_default=True,
+    help="How long an answer.",
+)
+@click.option("-k", "k", type=int, help="Chunks of context (clamped to 3-8; default automatic).")
+@click.option("--debug", "show_debug", is_flag=True, help="Include every candidate's scores.")
+@click.option("--json", "as_json", is_flag=True, help="Print the AskResponse as JSON.")
+@click.option("--llm", help="LLM provider: local, openai, ollama, extractive.")
+@click.option(
+    "--citation-style",
+    type=click.Choice(["numbered", "file_section"]),
+    default="numbered",
+    show_default=True,
+    help="How the model cites its sources.",
+)
+@pass_state
+def ask_command(
+    state: CliState,
+    question: str,
+    vaults: tuple[str, ...],
+    folders: tuple[str, ...],
+    detail: str,
+    k: int | None,
+    show_debug: bool,
+    as_json: bool,
+    llm: str | None,
+    citation_style: str,
+) -> None:
+    """Answer QUESTION from your notes, citing the file and section of each fact."""
+    try:
+        request = AskRequest.model_validate(
+            {
+                "question": question,
+                "vaults": list(vaults),
+                "folders": list(folders),
+                "k": k,
+                "detail": detail,
+                "debug": show_debug,
+                "citation_style": citation_style,
+                "llm": llm,
+            }
+        )
+    except ValueError as exc:
+        raise click.BadParameter(str(exc).split("\n")[-1], param_hint="QUESTION") from exc
+    if as_json:
+        response = state.engine.ask(request)
+        click.echo(response.model_dump_json(indent=2, exclude_none=True))
+        return
+    streamed = sys.stdout.isatty()
+    pieces: list[str] = []
+
+    def on_token(piece: str) -> None:
+        pieces.append(piece)
+        click.echo(piece, nl=False)
+
+    response = state.engine.ask(request, on_token=on_token if streamed else None)
+    if streamed and pieces:
+        click.echo()
+        if "".join(pieces).strip() != response.answer.strip():
+            click.echo("\n(after citation checks) " + response.answer)
+    else:
+        click.echo(response.answer)
+    if response.abstained:
+        click.secho(f"(abstained: {response.abstain_reason})", dim=True)
+    if response.error is not None:
+        click.secho(f"(LLM error: {response.error.message})", fg="red", err=True)
+    print_references(response)
+    if show_debug and response.debug is not None:
+        click.echo("\nCandidates (rank, final, vector, lexical, kept, cited):")
+        for item in response.debug.retrieved_chunks:
+            click.echo(
+                f"  {item.rank:>3} {item.score_final:.3f} {item.score_vector:.3f} "
+                f"{item.score_lexical:.3f} {'K' if item.kept else '-'}{'C' if item.cited else '-'} "
+                f"{item.vault}/{item.rel_path} > {item.heading_path}"
+            )
+        t = response.debug.timings_ms
+        click.echo(
+            f"timings ms: embed {t.embed:.0f}, retrieve {t.retrieve:.0f}, rerank {t.rerank:.0f}, "
+            f"generate {t.generate:.0f}, total {t.total:.0f}"
+        )
