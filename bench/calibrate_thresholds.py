@@ -22,6 +22,7 @@ import argparse
 import csv
 import json
 import math
+import random
 import re
 import shutil
 import sys
@@ -32,7 +33,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from _measure import REPO, machine, percentile
-
 from notecite.config import AskSettings, EmbedderSettings, Settings, StoreSettings
 from notecite.engine import Engine
 from notecite.retrieve.rerank import final_score, lexical_score
@@ -65,11 +65,15 @@ def engine_for(out: Path, vault_dir: Path, name: str, build) -> Engine:  # type:
         home=out, store=StoreSettings(path=db), embedder=EmbedderSettings(name="minilm")
     )
     if not marker.is_file():
-        shutil.rmtree(out, ignore_errors=True)
-        out.mkdir(parents=True)
-        build(vault_dir)
+        # an interrupted build resumes: the indexer skips notes it already stored
+        resume = db.is_file() and vault_dir.is_dir()
+        if not resume:
+            shutil.rmtree(out, ignore_errors=True)
+            out.mkdir(parents=True)
+            build(vault_dir)
         engine = Engine(settings, store=SQLiteStore(db))
-        engine.add_vault(name, vault_dir)
+        if engine.store.get_vault(name) is None:
+            engine.add_vault(name, vault_dir)
         start = time.perf_counter()
         (report,) = engine.index(name)
         print(f"indexed {name}: {report.summary()} in {time.perf_counter() - start:.0f} s")
@@ -78,13 +82,23 @@ def engine_for(out: Path, vault_dir: Path, name: str, build) -> Engine:  # type:
     return Engine(settings, store=SQLiteStore(db))
 
 
-def write_scifact(vault: Path) -> None:
-    vault.mkdir(parents=True, exist_ok=True)
-    with (SCIFACT / "corpus.jsonl").open() as handle:
-        for line in handle:
-            doc = json.loads(line)
+def scifact_writer(size: int, relevant: set[str]):  # type: ignore[no-untyped-def]
+    """A vault builder: every abstract, or (size > 0) the train-relevant ones plus a seeded
+    random sample of the others, ``size`` in all."""
+
+    def write(vault: Path) -> None:
+        with (SCIFACT / "corpus.jsonl").open() as handle:
+            docs = [json.loads(line) for line in handle]
+        if 0 < size < len(docs):
+            others = sorted(d["_id"] for d in docs if d["_id"] not in relevant)
+            keep = relevant | set(random.Random(0).sample(others, size - len(relevant)))
+            docs = [d for d in docs if d["_id"] in keep]
+        vault.mkdir(parents=True, exist_ok=True)
+        for doc in docs:
             title = " ".join(doc["title"].split()) or doc["_id"]
             (vault / f"{doc['_id']}.md").write_text(f"# {title}\n\n{doc['text']}\n")
+
+    return write
 
 
 def copy_examples(vault: Path) -> None:
@@ -95,7 +109,9 @@ def chunks_by_note(engine: Engine) -> dict[str, list[int]]:
     store = engine.store
     assert isinstance(store, SQLiteStore)
     out: dict[str, list[int]] = defaultdict(list)
-    rows = store.conn.execute("SELECT c.id, n.rel_path FROM chunks c JOIN notes n ON n.id = c.note_id")
+    rows = store.conn.execute(
+        "SELECT c.id, n.rel_path FROM chunks c JOIN notes n ON n.id = c.note_id"
+    )
     for rowid, rel_path in rows:
         out[str(rel_path)].append(int(rowid))
     return out
@@ -165,18 +181,32 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--keep", type=float, default=97.5, help="%% of relevant hits to keep")
     parser.add_argument("--out", type=Path, default=OUT, help="cache dir (index files)")
+    parser.add_argument(
+        "--corpus-size",
+        type=int,
+        default=0,
+        help="0 = all 5,183 abstracts; N = the train-relevant ones + random others, N in all",
+    )
     args = parser.parse_args()
     ask = AskSettings()
     print("# calibrate_thresholds")
     print(f"machine: {machine()}")
-    print(f"current defaults: vector_threshold={ask.vector_threshold} final_threshold={ask.final_threshold}")
+    print(
+        f"current defaults: vector_threshold={ask.vector_threshold} "
+        f"final_threshold={ask.final_threshold}"
+    )
 
     # -- SciFact train ----------------------------------------------------------------------
-    sci = engine_for(args.out / "scifact", args.out / "scifact" / "vault", "scifact", write_scifact)
-    scorer = Scorer(sci)
     queries, qrels = load_train()
-    print(f"SciFact: {len(scorer.by_note)} notes, {len(scorer.chunks)} chunks; "
-          f"train queries {len(qrels)}, relevant pairs {sum(map(len, qrels.values()))}")
+    relevant = {d for docs in qrels.values() for d in docs}
+    sci_dir = args.out / ("scifact" if args.corpus_size <= 0 else f"scifact-{args.corpus_size}")
+    writer = scifact_writer(args.corpus_size, relevant)
+    sci = engine_for(sci_dir, sci_dir / "vault", "scifact", writer)
+    scorer = Scorer(sci)
+    print(
+        f"SciFact: {len(scorer.by_note)} notes, {len(scorer.chunks)} chunks; "
+        f"train queries {len(qrels)}, relevant pairs {sum(map(len, qrels.values()))}"
+    )
     rel: list[Scored] = []
     rel_in_candidates = 0
     nonrel_vec: list[float] = []
@@ -197,8 +227,10 @@ def main() -> None:
         if other:
             nonrel_vec.append(max(v for v, _ in other))
             nonrel_fin.append(max(f for _, f in other))
-    print(f"scored in {time.perf_counter() - start:.0f} s; relevant docs within the "
-          f"{ask.hits_per_scope} vector candidates: {rel_in_candidates}/{len(rel)}")
+    print(
+        f"scored in {time.perf_counter() - start:.0f} s; relevant docs within the "
+        f"{ask.hits_per_scope} vector candidates: {rel_in_candidates}/{len(rel)}"
+    )
 
     print(f"\n| distribution | n | {' | '.join(f'p{p:g}' for p in PCTS)} |")
     print("|---|---|" + "---|" * len(PCTS))
@@ -213,7 +245,9 @@ def main() -> None:
     print(f"\nSciFact p{drop:g}: vector_threshold {vt_sci:.2f}, final_threshold {ft_sci:.2f}")
 
     # -- sample vault -----------------------------------------------------------------------
-    ex = engine_for(args.out / "examples", args.out / "examples" / "vault", "examples", copy_examples)
+    ex = engine_for(
+        args.out / "examples", args.out / "examples" / "vault", "examples", copy_examples
+    )
     ex_scorer = Scorer(ex)
     answerable, unanswerable = parse_questions()
     print(f"\nexamples/notes: {len(answerable)} answerable, {len(unanswerable)} unanswerable")
@@ -233,8 +267,10 @@ def main() -> None:
     print("\n| question | right note | best vector | best final | in candidates | passes |")
     print("|---|---|---|---|---|---|")
     for (question, s, in_cand), (_, note) in zip(right, answerable, strict=True):
-        print(f"| {question} | {note} | {s.vector:.3f} | {s.final:.3f} | {in_cand} | "
-              f"{s.passes(vt, ft)} |")
+        print(
+            f"| {question} | {note} | {s.vector:.3f} | {s.final:.3f} | {in_cand} | "
+            f"{s.passes(vt, ft)} |"
+        )
     print("\n| unanswerable question | top chunk | vector | final | passes |")
     print("|---|---|---|---|---|")
     for question in unanswerable:
@@ -244,22 +280,28 @@ def main() -> None:
         top = max(cand, key=lambda r: scores[r][1])
         v, f = scores[top]
         passing = sum(1 for r in cand if scores[r][0] >= vt and scores[r][1] >= ft)
-        print(f"| {question} | {ex_scorer.note_of[top]} | {v:.3f} | {f:.3f} | "
-              f"{v >= vt and f >= ft} ({passing}/{len(cand)} candidates pass) |")
+        print(
+            f"| {question} | {ex_scorer.note_of[top]} | {v:.3f} | {f:.3f} | "
+            f"{v >= vt and f >= ft} ({passing}/{len(cand)} candidates pass) |"
+        )
 
     # -- summary ----------------------------------------------------------------------------
     kept = sum(s.passes(vt, ft) for s in rel) / len(rel)
     nv = sum(1 for v, f in zip(nonrel_vec, nonrel_fin, strict=True) if v >= vt and f >= ft)
-    print("\n| vector_threshold | final_threshold | relevant kept (train) | top non-relevant kept |")
+    print(
+        "\n| vector_threshold | final_threshold | relevant kept (train) | top non-relevant kept |"
+    )
     print("|---|---|---|---|")
     grid = sorted({(ask.vector_threshold, ask.final_threshold), (vt_sci, ft_sci), (vt, ft)})
     for a, b in grid:
         k = sum(s.passes(a, b) for s in rel) / len(rel)
         n = sum(1 for v, f in zip(nonrel_vec, nonrel_fin, strict=True) if v >= a and f >= b)
         print(f"| {a:.2f} | {b:.2f} | {100 * k:.1f}% | {100 * n / len(nonrel_vec):.1f}% |")
-    print(f"\nchosen: vector_threshold = {vt:.2f}, final_threshold = {ft:.2f} "
-          f"(keeps {100 * kept:.1f}% of relevant train hits, {100 * nv / len(nonrel_vec):.1f}% "
-          "of top non-relevant hits)")
+    print(
+        f"\nchosen: vector_threshold = {vt:.2f}, final_threshold = {ft:.2f} "
+        f"(keeps {100 * kept:.1f}% of relevant train hits, {100 * nv / len(nonrel_vec):.1f}% "
+        "of top non-relevant hits)"
+    )
     sci.close()
     ex.close()
     sys.stdout.flush()

@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from notecite import Engine, Settings
-from tests.helpers import SHARED_DATA, hash_settings, write_files
-
-MakeVault = Callable[..., Path]
+from tests.helpers import SHARED_DATA, MakeVault, hash_settings, write_files
 
 
 @pytest.fixture(autouse=True)

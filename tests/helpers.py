@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from notecite import Settings, load_settings
 from notecite.embed.base import Embedder, Vectors
@@ -14,8 +15,11 @@ SHARED_DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 DENDRON_VAULT = SHARED_DATA / "vault-dendron" / "vault"
 FOAM_VAULT = SHARED_DATA / "vault-foam" / "docs"
 
+MakeVault = Callable[..., Path]
+"""The ``make_vault`` fixture: ``make_vault({"a.md": "..."}, name="vault") -> Path``."""
 
-def hash_settings(home: Path, **overrides: object) -> Settings:
+
+def hash_settings(home: Path, **overrides: Any) -> Settings:
     """Settings of a fresh home that use the deterministic ``hash`` embedder."""
     overrides.setdefault("embedder", {"name": "hash"})
     return load_settings(home=home, **overrides)
@@ -66,7 +70,7 @@ class CountingEmbedder:
         return self.inner.embed_query(text)
 
 
-def read_rows(db_path: Path, sql: str, params: Sequence[object] = ()) -> list[tuple[object, ...]]:
+def read_rows(db_path: Path, sql: str, params: Sequence[object] = ()) -> list[tuple[Any, ...]]:
     """Rows of a read-only query against an index file (for checking what was stored)."""
     conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
     try:

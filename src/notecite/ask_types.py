@@ -48,6 +48,8 @@ class RetrievedChunk(BaseModel):
     score_vector: float
     score_lexical: float
     score_final: float
+    score_bm25: float = 0.0
+    score_gate: float = 0.0
     rank: int
     kept: bool = False
     cited: bool = False
@@ -77,6 +79,7 @@ class DebugInfo(BaseModel):
     retrieved_chunks: list[RetrievedChunk] = Field(default_factory=list)
     folder_selection: FolderSelection = Field(default_factory=FolderSelection)
     k: int = 0
+    strategy: str = ""
     timings_ms: Timings = Field(default_factory=Timings)
     invalid_citations: list[str] = Field(default_factory=list)
     uncited_references: bool = False

@@ -106,6 +106,28 @@ class AskSettings(_Section):
     max_folders_ranked: int = Field(default=200, ge=1)
 
 
+class RetrievalSettings(_Section):
+    """Candidate fusion, recency, doc-type weights and reranking."""
+
+    strategy: Literal["weighted", "rrf", "vector_lexical"] = "weighted"
+    reranker: Literal["lexical", "none"] = "lexical"
+    vector_weight: float = Field(default=0.6, ge=0)
+    keyword_weight: float = Field(default=0.25, ge=0)
+    recency_weight: float = Field(default=0.15, ge=0)
+    rrf_k: int = Field(default=60, ge=1)
+    recency_half_life_days: float = Field(default=365.0, gt=0)
+    time_hint_recency_weight: float = Field(default=0.35, ge=0)
+    doc_type_weights: dict[str, float] = Field(
+        default_factory=lambda: {
+            "profile": 1.15,
+            "project": 1.15,
+            "kb": 1.10,
+            "blog": 1.00,
+            "photo": 0.30,
+        }
+    )
+
+
 class Settings(BaseSettings):
     """All notecite settings."""
 
@@ -123,6 +145,7 @@ class Settings(BaseSettings):
     llm: str | None = Field(default=None, description="LLM provider; default local or extractive")
     generation: GenerationSettings = Field(default_factory=GenerationSettings)
     ask: AskSettings = Field(default_factory=AskSettings)
+    retrieval: RetrievalSettings = Field(default_factory=RetrievalSettings)
 
     @property
     def db_path(self) -> Path:

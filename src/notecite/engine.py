@@ -16,7 +16,9 @@ from notecite.generate.base import LLM
 from notecite.generate.registry import create_llm
 from notecite.ingest.indexer import ProgressCallback, VaultIndexer
 from notecite.pipeline import AskPipeline, TokenCallback
+from notecite.retrieve.fusion import FusionWeights
 from notecite.retrieve.hybrid import HybridWeights, hybrid_search
+from notecite.retrieve.retriever import RetrievalOptions
 from notecite.store.base import Store
 from notecite.store.sqlite import SQLiteStore
 from notecite.types import IndexReport, IndexStatus, SearchFilter, SearchResult, Vault
@@ -236,6 +238,19 @@ class Engine:
             )
         return results
 
+    def retrieval_options(self, strategy: str | None = None) -> RetrievalOptions:
+        """Retrieval options from settings (``strategy`` overrides the configured one)."""
+        r = self.settings.retrieval
+        return RetrievalOptions(
+            strategy=strategy or r.strategy,
+            reranker=r.reranker,
+            weights=FusionWeights(r.vector_weight, r.keyword_weight, r.recency_weight, r.rrf_k),
+            recency_half_life_days=r.recency_half_life_days,
+            time_hint_recency_weight=r.time_hint_recency_weight,
+            doc_type_weights={k.lower(): v for k, v in r.doc_type_weights.items()},
+            max_candidates=self.settings.ask.max_candidates,
+        )
+
     # -- asking -----------------------------------------------------------------------------
 
     def ask(self, request: AskRequest, on_token: TokenCallback | None = None) -> AskResponse:
@@ -251,5 +266,6 @@ class Engine:
             generation=self.settings.generation,
             vaults=vaults,
             folders_of=lambda vault: store.folders(vault.id),
+            options=self.retrieval_options(),
         )
         return pipeline.ask(request, on_token)

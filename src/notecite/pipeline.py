@@ -9,9 +9,6 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-
-import numpy as np
 
 from notecite.ask_types import (
     AskRequest,
@@ -25,7 +22,7 @@ from notecite.ask_types import (
 )
 from notecite.config import AskSettings, GenerationSettings
 from notecite.embed.base import Embedder, Vectors
-from notecite.errors import EmbeddingError, LLMError, StoreError
+from notecite.errors import EmbeddingError, LLMError
 from notecite.generate.base import LLM, ContextSource, GenerationRequest
 from notecite.generate.citations import FALLBACK_ANSWER, acknowledges_gap, validate_citations
 from notecite.generate.prompts import answer_messages
@@ -36,10 +33,11 @@ from notecite.retrieve.folders import (
     rank_folders_with_llm,
     resolve_user_folder,
 )
-from notecite.retrieve.rerank import rerank_scores
+from notecite.retrieve.retriever import Candidate, RetrievalOptions, Retriever
 from notecite.retrieve.terms import query_terms
-from notecite.store.base import Store, StoredChunk
-from notecite.types import SearchFilter, Vault
+from notecite.retrieve.timehints import parse_time_hint
+from notecite.store.base import Store
+from notecite.types import Vault
 
 logger = logging.getLogger(__name__)
 
@@ -48,16 +46,6 @@ TokenCallback = Callable[[str], None]
 AMBIGUOUS_ANSWER = "Your question has no words to search for; please say what you are looking for."
 NO_CONTEXT_ANSWER = "I couldn't find anything relevant to that in your notes."
 LLM_FAILED_ANSWER = "The language model failed, so here are the most relevant notes instead."
-
-
-@dataclass
-class _Candidate:
-    rowid: int
-    score_vector: float  # raw similarity (or keyword surrogate when embedding failed)
-    weighted: float  # after the folder position weight
-    chunk: StoredChunk | None = None
-    lexical: float = 0.0
-    final: float = 0.0
 
 
 class AskPipeline:
@@ -72,8 +60,10 @@ class AskPipeline:
         generation: GenerationSettings,
         vaults: Sequence[Vault],
         folders_of: Callable[[Vault], list[str]],
+        options: RetrievalOptions,
     ) -> None:
         self._store = store
+        self._options = options
         self._embedder = embedder
         self._llm = llm
         self._settings = settings
@@ -109,60 +99,13 @@ class AskPipeline:
         selection.selected = [f"{v.name}/{f}" if f else v.name for v, f in pairs]
         if not pairs:
             return [Scope(v, "", 1.0) for v in self._vaults]
-        return [Scope(v, f, position_weight(i)) for i, (v, f) in enumerate(pairs)]
-
-    def _vector_candidates(
-        self, query: Vectors, scopes: Sequence[Scope], debug: DebugInfo
-    ) -> dict[int, _Candidate]:
-        found: dict[int, _Candidate] = {}
-        for scope in scopes:
-            flt = SearchFilter(
-                vault_ids=(scope.vault.id,), folders=(scope.folder,) if scope.folder else ()
-            )
-            try:
-                hits = self._store.vector_search(
-                    self._embedder.model_id, query, flt, self._settings.hits_per_scope
-                )
-            except StoreError as exc:
-                debug.notes.append(f"scope {scope.label} failed: {exc}")
-                continue
-            for hit in hits:
-                weighted = hit.score * scope.weight
-                best = found.get(hit.chunk_rowid)
-                if best is None or weighted > best.weighted:
-                    found[hit.chunk_rowid] = _Candidate(hit.chunk_rowid, hit.score, weighted)
-        return found
-
-    def _keyword_candidates(
-        self, question: str, scopes: Sequence[Scope], debug: DebugInfo
-    ) -> dict[int, _Candidate]:
-        """Fallback when the question cannot be embedded: BM25 (normalised) plus recency."""
-        found: dict[int, _Candidate] = {}
-        for scope in scopes:
-            flt = SearchFilter(
-                vault_ids=(scope.vault.id,), folders=(scope.folder,) if scope.folder else ()
-            )
-            try:
-                hits = self._store.lexical_search(question, flt, self._settings.hits_per_scope)
-            except StoreError as exc:
-                debug.notes.append(f"scope {scope.label} failed: {exc}")
-                continue
-            best = max((h.score for h in hits), default=0.0) or 1.0
-            for hit in hits:
-                score = hit.score / best * scope.weight
-                if hit.chunk_rowid not in found or score > found[hit.chunk_rowid].weighted:
-                    found[hit.chunk_rowid] = _Candidate(hit.chunk_rowid, score, score)
-        chunks = self._store.fetch_chunks(list(found))
-        now = time.time()
-        for cand in found.values():
-            chunk = chunks.get(cand.rowid)
-            recency = 0.5
-            if chunk is not None and chunk.note_date is not None:
-                age_days = max(0.0, (now - chunk.note_date.timestamp()) / 86400)
-                recency = float(np.exp2(-age_days / 180))
-            cand.weighted = 0.8 * cand.weighted + 0.2 * recency
-            cand.score_vector = cand.weighted
-        return found
+        scopes = [Scope(v, f, position_weight(i)) for i, (v, f) in enumerate(pairs)]
+        if selection.method == "llm":
+            # The model's pick is a preference, not a filter: a folder it missed is still
+            # searched, below every folder it picked.
+            rest = position_weight(len(pairs))
+            scopes.extend(Scope(v, "", rest) for v in self._vaults)
+        return scopes
 
     # -- the whole run ----------------------------------------------------------------------
 
@@ -205,29 +148,19 @@ class AskPipeline:
             k_max=self._settings.k_max,
         )
         debug.k = k
-        if query is not None:
-            found = self._vector_candidates(query, scopes, debug)
-        else:
-            found = self._keyword_candidates(request.question, scopes, debug)
-        ordered = sorted(found.values(), key=lambda c: (-c.weighted, c.rowid))
-        ordered = ordered[: self._settings.max_candidates]
-        if query is not None:
-            ordered = [c for c in ordered if c.score_vector >= self._settings.vector_threshold]
-        chunks = self._store.fetch_chunks([c.rowid for c in ordered])
-        for cand in ordered:
-            cand.chunk = chunks.get(cand.rowid)
-        ordered = [c for c in ordered if c.chunk is not None]
+        time_range = parse_time_hint(request.question)
+        retriever = Retriever(self._store, self._embedder.model_id, self._options)
+        retrieval = retriever.retrieve(
+            request.question, query, scopes, self._settings.hits_per_scope, time_range
+        )
+        debug.notes.extend(retrieval.notes)
         timings.retrieve = (time.perf_counter() - t) * 1000
 
         t = time.perf_counter()
-        scores = rerank_scores(
-            request.question,
-            [(c.weighted, c.chunk.text, c.chunk.heading_path) for c in ordered if c.chunk],
-        )
-        for cand, (lexical, final) in zip(ordered, scores, strict=True):
-            cand.lexical, cand.final = lexical, final
-        ordered.sort(key=lambda c: (-c.final, c.rowid))
-        kept = [c for c in ordered if c.final >= self._settings.final_threshold][: min(8, k)]
+        ordered = retrieval.candidates
+        if query is not None:
+            ordered = [c for c in ordered if c.score_vector >= self._settings.vector_threshold]
+        kept = [c for c in ordered if c.gate >= self._settings.final_threshold][: min(8, k)]
         timings.rerank = (time.perf_counter() - t) * 1000
 
         kept_ids = {c.rowid for c in kept}
@@ -241,12 +174,14 @@ class AskPipeline:
                 score_vector=round(c.score_vector, 6),
                 score_lexical=round(c.lexical, 6),
                 score_final=round(c.final, 6),
+                score_bm25=round(c.score_bm25, 6),
+                score_gate=round(c.gate, 6),
                 rank=rank,
                 kept=c.rowid in kept_ids,
             )
-            for rank, c in enumerate(ordered, start=1)
-            if c.chunk is not None
+            for rank, c in enumerate(retrieval.candidates, start=1)
         ]
+        debug.strategy = self._options.strategy
         if not kept:
             return finish(
                 AskResponse(
@@ -258,7 +193,7 @@ class AskPipeline:
     def _generate(
         self,
         request: AskRequest,
-        kept: Sequence[_Candidate],
+        kept: Sequence[Candidate],
         debug: DebugInfo,
         timings: Timings,
         on_token: TokenCallback | None,
@@ -272,7 +207,6 @@ class AskPipeline:
                 text=c.chunk.text,
             )
             for i, c in enumerate(kept, start=1)
-            if c.chunk is not None
         ]
         by_cid = {s.cid: c for s, c in zip(sources, kept, strict=True)}
         generation = GenerationRequest(
@@ -310,7 +244,7 @@ class AskPipeline:
         if validated.invalid:
             logger.warning("removed %d citation(s) matching no source", len(validated.invalid))
         cited = [by_cid[cid] for cid in validated.cited]
-        cited_ids = {c.chunk.chunk_id for c in cited if c.chunk is not None}
+        cited_ids = {c.chunk.chunk_id for c in cited}
         for item in debug.retrieved_chunks:
             item.cited = item.chunk_id in cited_ids
         if cited:
@@ -330,9 +264,8 @@ class AskPipeline:
         )
 
 
-def _reference(candidate: _Candidate) -> Reference:
+def _reference(candidate: Candidate) -> Reference:
     chunk = candidate.chunk
-    assert chunk is not None
     return Reference(
         vault=chunk.vault,
         rel_path=chunk.rel_path,

@@ -5,12 +5,14 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from datetime import UTC, datetime
+from itertools import pairwise
 
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from notecite.chunking import ChunkerConfig, chunk_note
+from notecite.chunking.chunker import TokenCounter
 from notecite.embed.hashing import HashEmbedder
 from notecite.ingest.markdown import parse_markdown
 from notecite.types import Chunk, ParsedNote
@@ -37,7 +39,9 @@ def note_from(
     return parse_markdown("notes/n.md", text, MTIME), text
 
 
-def chunks_of(note: ParsedNote, max_tokens: int = 64, overlap: int = 8, count=count_words):  # type: ignore[no-untyped-def]
+def chunks_of(
+    note: ParsedNote, max_tokens: int = 64, overlap: int = 8, count: TokenCounter = count_words
+) -> list[Chunk]:
     return chunk_note(note, "vault", count, ChunkerConfig(max_tokens, overlap))
 
 
@@ -138,7 +142,9 @@ def test_changed_content_changes_id_and_hash_place_changes_id() -> None:
     )
     assert [c.content_hash for c in other_file] == [c.content_hash for c in first]
     assert {c.chunk_id for c in other_file}.isdisjoint(c.chunk_id for c in first)
-    other_vault = chunk_note(first_note := note_from(base)[0], "v2", count_words, ChunkerConfig(64, 8))
+    other_vault = chunk_note(
+        first_note := note_from(base)[0], "v2", count_words, ChunkerConfig(64, 8)
+    )
     assert first_note.rel_path == "notes/n.md"
     assert {c.chunk_id for c in other_vault}.isdisjoint(c.chunk_id for c in first)
 
@@ -171,7 +177,7 @@ def test_long_section_is_split_into_overlapping_windows() -> None:
     body = "# Log\n" + "\n".join(f"entry {i} happened on day {i}" for i in range(60))
     chunks = chunks_of(note_from(body)[0], max_tokens=64, overlap=16)
     assert len(chunks) > 5
-    for prev, nxt in zip(chunks, chunks[1:], strict=False):
+    for prev, nxt in pairwise(chunks):
         assert nxt.line_start <= prev.line_end, "windows should overlap"
         assert nxt.line_start > prev.line_start, "windows should advance"
         shared = prev.text.split("\n")[-1]
@@ -182,7 +188,7 @@ def test_long_section_is_split_into_overlapping_windows() -> None:
 def test_no_overlap_means_disjoint_windows() -> None:
     body = "# Log\n" + "\n".join(f"entry {i} happened on day {i}" for i in range(60))
     chunks = chunks_of(note_from(body)[0], max_tokens=64, overlap=0)
-    for prev, nxt in zip(chunks, chunks[1:], strict=False):
+    for prev, nxt in pairwise(chunks):
         assert nxt.line_start == prev.line_end + 1
 
 

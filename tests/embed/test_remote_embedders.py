@@ -99,7 +99,7 @@ def server() -> Iterator[FakeServer]:
 
     httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     httpd.daemon_threads = True
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread = threading.Thread(target=httpd.serve_forever, args=(0.01,), daemon=True)
     thread.start()
     state.url = f"http://127.0.0.1:{httpd.server_address[1]}"
     try:
@@ -228,9 +228,7 @@ def test_garbage_replies_are_embedding_errors(
         make(server, provider).embed_documents(["x"])
 
 
-def test_wrong_number_of_vectors_is_an_embedding_error(
-    server: FakeServer, provider: str
-) -> None:
+def test_wrong_number_of_vectors_is_an_embedding_error(server: FakeServer, provider: str) -> None:
     one_vector = {
         "data": [{"index": 0, "embedding": [1.0] * DIMS}],
         "embeddings": [[1.0] * DIMS],

@@ -10,11 +10,12 @@ import pytest
 from notecite.errors import ParseError
 from notecite.ingest.frontmatter import as_keywords, parse_date, split_frontmatter
 from notecite.ingest.markdown import parse_markdown
+from notecite.types import ParsedNote
 
 MTIME = datetime(2024, 5, 6, 7, 8, 9, tzinfo=UTC)
 
 
-def note(front: str, body: str = "Body text.\n"):  # type: ignore[no-untyped-def]
+def note(front: str, body: str = "Body text.\n") -> ParsedNote:
     return parse_markdown("folder/n.md", f"---\n{front}\n---\n{body}", MTIME)
 
 

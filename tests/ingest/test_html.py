@@ -63,7 +63,7 @@ def test_title_from_title_tag_then_h1_then_file_name() -> None:
 
 
 def test_section_lines_index_the_extracted_text() -> None:
-    title, text = html_to_markdownish(PAGE)
+    _, text = html_to_markdownish(PAGE)
     lines = text.split("\n")
     for section in parse_html("a.html", PAGE, MTIME).sections:
         assert lines[section.line_start - 1] == section.text.split("\n")[0]

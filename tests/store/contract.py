@@ -7,6 +7,7 @@ the store raises when a write is rejected.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from collections.abc import Callable, Iterator, Sequence
 from datetime import UTC, datetime
@@ -107,9 +108,7 @@ class StoreContract:
     @pytest.fixture
     def corpus(self, store: Store, tmp_path: Path) -> dict[str, Vault]:
         """Two vaults, five one-chunk notes with embeddings; returns vaults by name."""
-        vaults = {
-            name: store.add_vault(name, tmp_path / name) for name in ("main", "other")
-        }
+        vaults = {name: store.add_vault(name, tmp_path / name) for name in ("main", "other")}
         for rel_path, (vault, text, vector, when) in CORPUS.items():
             chunk = make_chunk(rel_path, 0, text)
             store.replace_note(
@@ -140,9 +139,7 @@ class StoreContract:
             store.add_vault("notes", tmp_path / "other")
         assert len(store.list_vaults()) == 1
 
-    def test_remove_vault_removes_its_notes(
-        self, store: Store, corpus: dict[str, Vault]
-    ) -> None:
+    def test_remove_vault_removes_its_notes(self, store: Store, corpus: dict[str, Vault]) -> None:
         store.remove_vault("main")
         assert [v.name for v in store.list_vaults()] == ["other"]
         assert store.note_states(corpus["main"].id) == {}
@@ -182,7 +179,7 @@ class StoreContract:
         store.replace_note(make_record(vault, "n.md"), [make_chunk("n.md", 0, "original text")])
         good = make_chunk("n.md", 0, "replacement text")
         bad = make_chunk("n.md", 1, "x")
-        bad = Chunk(**{**bad.__dict__, "text": None})  # type: ignore[arg-type]
+        bad = dataclasses.replace(bad, text=None)  # type: ignore[arg-type]  # rejected on purpose
         with pytest.raises(self.write_errors):
             store.replace_note(make_record(vault, "n.md", content_hash="new"), [good, bad])
         assert store.note_states(vault.id)["n.md"].content_hash == "h"
@@ -244,9 +241,7 @@ class StoreContract:
         assert store.missing_embeddings("m2", hashes) == hashes
         assert store.missing_embeddings("m1", []) == set()
 
-    def test_embeddings_outlive_their_chunks(
-        self, store: Store, corpus: dict[str, Vault]
-    ) -> None:
+    def test_embeddings_outlive_their_chunks(self, store: Store, corpus: dict[str, Vault]) -> None:
         store.delete_notes(corpus["main"].id, ["root.md"])
         assert store.missing_embeddings(MODEL, [text_hash("root note budget")]) == set()
 
@@ -318,7 +313,10 @@ class StoreContract:
             (("projects/work",), {"projects/work/plan.md"}),
             (("projects-old",), {"projects-old/legacy.md"}),
             (("proj",), set()),
-            (("projects/work", "projects-old"), {"projects/work/plan.md", "projects-old/legacy.md"}),
+            (
+                ("projects/work", "projects-old"),
+                {"projects/work/plan.md", "projects-old/legacy.md"},
+            ),
             (("",), set(CORPUS)),
         ],
     )

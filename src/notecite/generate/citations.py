@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 from notecite.generate.base import ContextSource
+from notecite.generate.prompts import TOP_OF_NOTE
 
 _NUMBERED = re.compile(r"\[\s*(N\d+(?:\s*[,;]\s*N\d+)*)\s*\]")
 _FILE_SECTION = re.compile(r"\[File:\s*([^,\]]+?)\s*,\s*Section:\s*([^\]]*?)\s*\]", re.IGNORECASE)
@@ -39,7 +40,8 @@ def acknowledges_gap(text: str) -> bool:
 
 def _norm_section(text: str) -> str:
     parts = [p.strip().lstrip("#").strip().lower() for p in text.split(">")]
-    return " > ".join(p for p in parts if p)
+    joined = " > ".join(p for p in parts if p)
+    return "" if joined == TOP_OF_NOTE else joined  # the context's name for "no heading"
 
 
 def _match_file_section(

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from notecite.config import GenerationSettings
 from notecite.generate.base import ContextSource, GenerationRequest
 from notecite.generate.citations import FALLBACK_ANSWER
+from notecite.generate.prompts import TOP_OF_NOTE
 from notecite.retrieve.terms import query_terms, stem
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
@@ -20,7 +21,7 @@ LABEL = "Extractive answer (sentences quoted from your notes):"
 
 def _citation(source: ContextSource, style: str) -> str:
     if style == "file_section":
-        section = source.heading_path or "(top of note)"
+        section = source.heading_path or TOP_OF_NOTE
         return f"[File: {source.rel_path}, Section: {section}]"
     return f"[{source.cid}]"
 

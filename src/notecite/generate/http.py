@@ -59,20 +59,23 @@ def stream_with_retries(
     """POST JSON and yield the reply's lines; retries only before the first line arrives."""
     for attempt in range(retries + 1):
         status = 0
+        started = False  # once a line is out, a retry would repeat it: fail instead
         try:
             with client.stream("POST", url, json=payload) as response:
                 status = response.status_code
                 if status < 400:
-                    yield from response.iter_lines()
+                    for line in response.iter_lines():
+                        started = True
+                        yield line
                     return
                 body = response.read().decode("utf-8", "replace")
                 if status not in RETRY_STATUS or attempt == retries:
                     raise LLMError(f"LLM server at {url} answered {status}: {body[:300]}")
         except httpx.TimeoutException as exc:
-            if attempt == retries:
+            if started or attempt == retries:
                 raise LLMError(f"LLM server at {url} timed out") from exc
         except httpx.HTTPError as exc:
-            if attempt == retries:
+            if started or attempt == retries:
                 raise LLMError(f"LLM server at {url} unreachable: {exc}") from exc
         logger.warning("LLM stream to %s failed (%s); retry %d", url, status, attempt + 1)
         time.sleep(_backoff(attempt, None))

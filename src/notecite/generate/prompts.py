@@ -21,6 +21,12 @@ FILE_SECTION_RULE = (
     "When citing sources, use the format '[File: filename.md, Section: section name]' matching "
     "the exact filename and section name from the context above."
 )
+TOP_OF_NOTE = "(top of note)"  # the section shown for text before a note's first heading
+CITE_REMINDER = (
+    " End every sentence with the id of the source it comes from in square brackets, "
+    "for example: The launch moved to May [N2]. If the sources do not answer the question, "
+    "say that the notes do not contain the answer."
+)
 DETAIL_HINTS = {
     "brief": "Answer briefly, in one to three sentences.",
     "normal": "Answer in a short paragraph.",
@@ -40,14 +46,12 @@ def context_block(sources: Sequence[ContextSource], citation_style: str) -> str:
         label = f"[Chunk {number}]" if citation_style == "file_section" else f"[{source.cid}]"
         lines.append(label)
         lines.append(f"[Vault: {source.vault}] File: {source.rel_path}")
-        lines.append(f"Section: {source.heading_path or '(top of note)'}")
+        lines.append(f"Section: {source.heading_path or TOP_OF_NOTE}")
         lines.append(f"Content: {source.text}")
         lines.append("")
     lines.append("--- End Context ---")
     if citation_style == "file_section":
         lines.append(FILE_SECTION_RULE)
-    else:
-        lines.append("Cite the sources above by their ids, e.g. [N1].")
     return "\n".join(lines)
 
 
@@ -59,10 +63,11 @@ def answer_messages(
     history: Sequence[ChatMessage] = (),
 ) -> tuple[ChatMessage, ...]:
     """System prompt, earlier turns, then the context and the question."""
+    rule = CITE_REMINDER if citation_style == "numbered" else ""
     user = (
         f"{context_block(sources, citation_style)}\n\n"
-        f"{DETAIL_HINTS.get(detail, DETAIL_HINTS['normal'])}\n"
-        f"Question: {question}"
+        f"Question: {question}\n"
+        f"{DETAIL_HINTS.get(detail, DETAIL_HINTS['normal'])}{rule}"
     )
     return (
         ChatMessage("system", system_prompt(citation_style)),

@@ -31,7 +31,10 @@ def split_sections(text: str, first_line: int = 1) -> tuple[Section, ...]:
 
     def flush() -> None:
         filled = [i for i, line in enumerate(current) if line.strip()]
-        if filled:
+        heading_only = (
+            len(filled) == 1 and bool(stack) and current[filled[0]].lstrip().startswith("#")
+        )
+        if filled and not heading_only:
             first, last = filled[0], filled[-1]
             sections.append(
                 Section(

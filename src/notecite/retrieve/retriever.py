@@ -1,0 +1,189 @@
+"""Candidate retrieval for one question: search each scope, fuse signals, weight, rerank.
+
+The result is every candidate considered, with every score, ranked by ``final``. Two scores
+play different parts: ``final`` orders the candidates (strategy + rerank), while ``gate``
+(the seed formula 0.7 x folder-weighted cosine + 0.3 x lexical) is what the calibrated
+thresholds are compared with, so abstention does not shift when the ranking strategy does.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from notecite.embed.base import Vectors
+from notecite.errors import StoreError
+from notecite.retrieve.folders import Scope
+from notecite.retrieve.fusion import FusionWeights, fuse, min_max
+from notecite.retrieve.rerank import final_score, lexical_score
+from notecite.retrieve.timehints import TimeRange
+from notecite.store.base import Store, StoredChunk
+from notecite.types import SearchFilter
+
+
+@dataclass
+class Candidate:
+    """One chunk considered for the context, with every score that placed it."""
+
+    rowid: int
+    chunk: StoredChunk
+    score_vector: float
+    score_bm25: float
+    folder_weight: float
+    type_weight: float = 1.0
+    recency: float = 0.5
+    fused: float = 0.0
+    lexical: float = 0.0
+    gate: float = 0.0
+    final: float = 0.0
+
+
+@dataclass(frozen=True)
+class RetrievalOptions:
+    """How to retrieve: fusion strategy, weights, recency, doc-type weights and rerank."""
+
+    strategy: str = "weighted"
+    reranker: str = "lexical"
+    weights: FusionWeights = field(default_factory=FusionWeights)
+    recency_half_life_days: float = 365.0
+    time_hint_recency_weight: float = 0.35
+    doc_type_weights: Mapping[str, float] = field(default_factory=dict)
+    max_candidates: int = 200
+
+
+@dataclass
+class Retrieval:
+    """Ranked candidates plus notes on what happened (for the debug view)."""
+
+    candidates: list[Candidate]
+    notes: list[str] = field(default_factory=list)
+
+
+def recency_score(moment: datetime | None, now: float, half_life_days: float) -> float:
+    """1.0 for now, 0.5 one half-life ago; 0.5 (neutral) for notes with no date."""
+    if moment is None:
+        return 0.5
+    age_days = max(0.0, (now - moment.timestamp()) / 86400.0)
+    return float(0.5 ** (age_days / max(half_life_days, 1e-6)))
+
+
+class Retriever:
+    """Finds and scores candidate chunks in a store for one embedding model."""
+
+    def __init__(self, store: Store, model_id: str, options: RetrievalOptions) -> None:
+        self._store = store
+        self._model_id = model_id
+        self._options = options
+
+    def _search_scopes(
+        self,
+        question: str,
+        query: Vectors | None,
+        scopes: Sequence[Scope],
+        per_scope: int,
+        time_range: TimeRange | None,
+        notes: list[str],
+    ) -> tuple[dict[int, float], dict[int, float], dict[int, float]]:
+        strategy = self._options.strategy
+        use_vector = query is not None and strategy != "bm25"
+        use_bm25 = query is None or strategy not in ("vector", "vector_lexical")
+        vector: dict[int, float] = {}
+        bm25: dict[int, float] = {}
+        weight: dict[int, float] = {}
+        for scope in scopes:
+            flt = SearchFilter(
+                vault_ids=(scope.vault.id,),
+                folders=(scope.folder,) if scope.folder else (),
+                since=time_range.since if time_range else None,
+                until=time_range.until if time_range else None,
+            )
+            try:
+                if use_vector and query is not None:
+                    for hit in self._store.vector_search(self._model_id, query, flt, per_scope):
+                        vector[hit.chunk_rowid] = hit.score
+                        weight[hit.chunk_rowid] = max(
+                            weight.get(hit.chunk_rowid, 0.0), scope.weight
+                        )
+                if use_bm25:
+                    for hit in self._store.lexical_search(question, flt, per_scope):
+                        bm25[hit.chunk_rowid] = max(bm25.get(hit.chunk_rowid, 0.0), hit.score)
+                        weight[hit.chunk_rowid] = max(
+                            weight.get(hit.chunk_rowid, 0.0), scope.weight
+                        )
+            except StoreError as exc:
+                notes.append(f"scope {scope.label} failed: {exc}")
+        if use_vector and query is not None:
+            missing = [rowid for rowid in bm25 if rowid not in vector]
+            vector.update(self._store.vector_scores(self._model_id, query, missing))
+        return vector, bm25, weight
+
+    def retrieve(
+        self,
+        question: str,
+        query: Vectors | None,
+        scopes: Sequence[Scope],
+        per_scope: int,
+        time_range: TimeRange | None = None,
+    ) -> Retrieval:
+        """Candidates from every scope, ranked by ``final``."""
+        options = self._options
+        notes: list[str] = []
+        vector, bm25, weight = self._search_scopes(
+            question, query, scopes, per_scope, time_range, notes
+        )
+        chunks = self._store.fetch_chunks(list(weight))
+        now = time.time()
+        recency = {
+            rowid: recency_score(chunk.note_date, now, options.recency_half_life_days)
+            for rowid, chunk in chunks.items()
+        }
+        weights = options.weights
+        if time_range is not None:
+            weights = FusionWeights(
+                weights.vector, weights.keyword, options.time_hint_recency_weight, weights.rrf_k
+            )
+            notes.append(f"time hint {time_range.phrase!r}: notes filtered by date")
+        if query is None:
+            # Keyword + recency fallback: the normalised BM25 stands in for similarity.
+            keyword = min_max(bm25) if len(bm25) > 1 else dict.fromkeys(bm25, 1.0)
+            vector = {r: 0.8 * keyword[r] + 0.2 * recency.get(r, 0.5) for r in bm25}
+            strategy = "vector_lexical"
+        else:
+            strategy = options.strategy
+        fused = fuse(strategy, vector, bm25, recency, weights)
+        candidates = []
+        for rowid, score in fused.items():
+            chunk = chunks.get(rowid)
+            if chunk is None:
+                continue
+            type_weight = options.doc_type_weights.get((chunk.note_type or "").lower(), 1.0)
+            candidates.append(
+                Candidate(
+                    rowid=rowid,
+                    chunk=chunk,
+                    score_vector=vector.get(rowid, 0.0),
+                    score_bm25=bm25.get(rowid, 0.0),
+                    folder_weight=weight.get(rowid, 1.0),
+                    type_weight=type_weight,
+                    recency=recency.get(rowid, 0.5),
+                    fused=score * weight.get(rowid, 1.0) * type_weight,
+                )
+            )
+        candidates.sort(key=lambda c: (-c.fused, c.rowid))
+        candidates = candidates[: options.max_candidates]
+        self._rerank(question, candidates, seed=strategy == "vector_lexical")
+        candidates.sort(key=lambda c: (-c.final, c.rowid))
+        return Retrieval(candidates, notes)
+
+    def _rerank(self, question: str, candidates: list[Candidate], seed: bool) -> None:
+        best = max((c.fused for c in candidates), default=0.0) or 1.0
+        for cand in candidates:
+            cand.lexical = lexical_score(question, cand.chunk.text, cand.chunk.heading_path)
+            cand.gate = final_score(cand.score_vector * cand.folder_weight, cand.lexical)
+            relative = cand.fused if seed else cand.fused / best
+            if self._options.reranker == "none":
+                cand.final = relative
+            else:
+                cand.final = final_score(relative, cand.lexical)

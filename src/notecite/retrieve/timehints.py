@@ -1,0 +1,84 @@
+"""Time hints in a question: "today", "last week", "in March 2024", "since 2023"...
+
+A hint becomes a date range that filters notes by their date and raises the weight of
+recency. Without a hint there is no date filter: old notes are never hidden by default.
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+
+_MONTHS = {name.lower(): i for i, name in enumerate(calendar.month_name) if name}
+_MONTHS.update({name.lower(): i for i, name in enumerate(calendar.month_abbr) if name})
+_MONTH_RE = "|".join(sorted(_MONTHS, key=len, reverse=True))
+
+
+@dataclass(frozen=True)
+class TimeRange:
+    """A half-open date range [since, until) found in a question, and the words that said so."""
+
+    since: datetime | None
+    until: datetime | None
+    phrase: str
+
+
+def _day(moment: datetime) -> datetime:
+    return moment.replace(hour=0, minute=0, second=0, microsecond=0)
+
+
+def _month_range(year: int, month: int) -> tuple[datetime, datetime]:
+    start = datetime(year, month, 1, tzinfo=UTC)
+    end = datetime(year + (month == 12), month % 12 + 1, 1, tzinfo=UTC)
+    return start, end
+
+
+def parse_time_hint(question: str, now: datetime | None = None) -> TimeRange | None:
+    """The first time hint in ``question``, as a date range relative to ``now``."""
+    now = now or datetime.now(UTC)
+    today = _day(now)
+    text = question.lower()
+    relative: list[tuple[str, datetime, datetime]] = [
+        (r"\btoday\b", today, today + timedelta(days=1)),
+        (r"\byesterday\b", today - timedelta(days=1), today),
+        (r"\b(last|past|previous) week\b", today - timedelta(days=14), today + timedelta(days=1)),
+        (r"\bthis week\b", today - timedelta(days=today.weekday()), today + timedelta(days=1)),
+        (r"\b(last|past|previous) month\b", *_previous_month(today)),
+        (r"\bthis month\b", today.replace(day=1), today + timedelta(days=1)),
+        (r"\bthis year\b", today.replace(month=1, day=1), today + timedelta(days=1)),
+        (
+            r"\blast year\b",
+            today.replace(year=today.year - 1, month=1, day=1),
+            today.replace(month=1, day=1),
+        ),
+    ]
+    for pattern, since, until in relative:
+        match = re.search(pattern, text)
+        if match:
+            return TimeRange(since, until, match.group(0))
+    match = re.search(rf"\b(?:in|during|from)?\s*({_MONTH_RE})\.?\s+(\d{{4}})\b", text)
+    if match:
+        since, until = _month_range(int(match.group(2)), _MONTHS[match.group(1)])
+        return TimeRange(since, until, match.group(0).strip())
+    match = re.search(r"\b(since|after)\s+(\d{4})\b", text)
+    if match:
+        year = int(match.group(2)) + (match.group(1) == "after")
+        return TimeRange(datetime(year, 1, 1, tzinfo=UTC), None, match.group(0))
+    match = re.search(r"\bbefore\s+(\d{4})\b", text)
+    if match:
+        return TimeRange(None, datetime(int(match.group(1)), 1, 1, tzinfo=UTC), match.group(0))
+    match = re.search(r"\b(?:in|during)\s+(\d{4})\b", text)
+    if match:
+        year = int(match.group(1))
+        return TimeRange(
+            datetime(year, 1, 1, tzinfo=UTC), datetime(year + 1, 1, 1, tzinfo=UTC), match.group(0)
+        )
+    return None
+
+
+def _previous_month(today: datetime) -> tuple[datetime, datetime]:
+    first = today.replace(day=1)
+    last_month_end = first - timedelta(days=1)
+    return _month_range(last_month_end.year, last_month_end.month)

@@ -1,0 +1,138 @@
+"""Each reason to abstain, and the LLM calls it saves."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from notecite.ask_types import AskRequest
+from notecite.embed.hashing import HashEmbedder
+from notecite.generate.citations import FALLBACK_ANSWER
+from notecite.pipeline import AMBIGUOUS_ANSWER, NO_CONTEXT_ANSWER
+from tests.ask.conftest import MakeEngine
+from tests.ask.providers import ScriptedLLM
+from tests.helpers import CountingEmbedder
+
+APOLLO = "When is the Apollo launch scheduled?"
+UNRELATED = "quantum chromodynamics lattice gauge"
+
+
+def test_an_empty_index_abstains_without_calling_the_llm(
+    make_engine: MakeEngine, tmp_path: Path
+) -> None:
+    llm = ScriptedLLM()
+    engine = make_engine(llm=llm, indexed=False)
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    engine.add_vault("v1", empty)
+    engine.index()
+
+    response = engine.ask(AskRequest(question=APOLLO, debug=True))
+
+    assert response.abstained
+    assert response.abstain_reason == "no_relevant_context"
+    assert response.answer == NO_CONTEXT_ANSWER
+    assert response.references == []
+    assert response.error is None
+    assert llm.calls == []
+    assert response.debug is not None
+    assert response.debug.retrieved_chunks == []
+
+
+def test_no_vault_at_all_abstains_without_calling_the_llm(make_engine: MakeEngine) -> None:
+    llm = ScriptedLLM()
+    response = make_engine(llm=llm, indexed=False).ask(AskRequest(question=APOLLO))
+    assert (response.abstained, response.abstain_reason) == (True, "no_relevant_context")
+    assert llm.calls == []
+
+
+def test_an_unrelated_question_abstains_without_asking_for_an_answer(
+    make_engine: MakeEngine,
+) -> None:
+    llm = ScriptedLLM()
+    engine = make_engine(llm=llm, ask={"folder_ranking": False})
+
+    response = engine.ask(AskRequest(question=UNRELATED, debug=True))
+
+    assert (response.abstained, response.abstain_reason) == (True, "no_relevant_context")
+    assert response.references == []
+    assert llm.calls == []
+    assert response.debug is not None
+    assert not any(c.kept for c in response.debug.retrieved_chunks)
+
+
+def test_with_folder_ranking_only_the_folders_are_asked_about(make_engine: MakeEngine) -> None:
+    llm = ScriptedLLM()
+    response = make_engine(llm=llm).ask(AskRequest(question=UNRELATED))
+    assert response.abstain_reason == "no_relevant_context"
+    assert len(llm.folder_calls) == 1
+    assert llm.answer_calls == []
+
+
+@pytest.mark.parametrize("question", ["what is it?", "Tell me about my notes, please.", "?!"])
+def test_a_question_of_stopwords_only_is_ambiguous(make_engine: MakeEngine, question: str) -> None:
+    llm = ScriptedLLM()
+    embedder = CountingEmbedder(HashEmbedder())
+    engine = make_engine(llm=llm, embedder=embedder)
+
+    response = engine.ask(AskRequest(question=question, debug=True))
+
+    assert response.abstained
+    assert response.abstain_reason == "ambiguous_question"
+    assert response.answer == AMBIGUOUS_ANSWER
+    assert response.references == []
+    assert llm.calls == []
+    assert embedder.queries == []  # nothing was searched
+    assert response.debug is not None
+    assert response.debug.retrieved_chunks == []
+
+
+def test_an_uncited_answer_that_claims_facts_is_replaced_by_the_fallback(
+    make_engine: MakeEngine,
+) -> None:
+    llm = ScriptedLLM("The launch is next spring, in the big hall.")
+    response = make_engine(llm=llm).ask(AskRequest(question=APOLLO, debug=True))
+
+    assert response.abstained
+    assert response.abstain_reason == "insufficient_information"
+    assert response.answer == FALLBACK_ANSWER
+    assert response.debug is not None
+    kept = [c for c in response.debug.retrieved_chunks if c.kept]
+    assert [r.rel_path for r in response.references] == [c.rel_path for c in kept]
+    assert response.debug.uncited_references
+    assert any("fallback" in note for note in response.debug.notes)
+
+
+def test_an_answer_whose_only_citation_is_invalid_gets_the_fallback(
+    make_engine: MakeEngine,
+) -> None:
+    llm = ScriptedLLM("The launch is on May 2 [N9].")
+    response = make_engine(llm=llm).ask(AskRequest(question=APOLLO, debug=True))
+
+    assert response.abstain_reason == "insufficient_information"
+    assert response.answer == FALLBACK_ANSWER
+    assert response.debug is not None
+    assert response.debug.invalid_citations == ["N9"]
+    assert "[N9]" not in response.answer
+
+
+def test_an_answer_saying_the_notes_lack_it_is_kept(make_engine: MakeEngine) -> None:
+    text = "Your notes do not mention who is flying to the Apollo launch."
+    llm = ScriptedLLM(text)
+    response = make_engine(llm=llm).ask(AskRequest(question=APOLLO, debug=True))
+
+    assert response.abstained
+    assert response.abstain_reason == "insufficient_information"
+    assert response.answer == text
+    assert response.references  # what was read is still shown
+    assert response.debug is not None
+    assert response.debug.uncited_references
+    assert not any("fallback" in note for note in response.debug.notes)
+
+
+def test_a_cited_answer_does_not_abstain(make_engine: MakeEngine) -> None:
+    response = make_engine(llm=ScriptedLLM()).ask(AskRequest(question=APOLLO))
+    assert not response.abstained
+    assert response.abstain_reason is None
+    assert response.answer == "The Apollo launch is scheduled for March 14 [N1]."

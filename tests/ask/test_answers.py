@@ -1,0 +1,207 @@
+"""Answers: citation styles, invalid citations removed, references of cited chunks, debug."""
+
+from __future__ import annotations
+
+import pytest
+
+from notecite import Engine
+from notecite.ask_types import AskRequest, AskResponse, DebugInfo, Reference, RetrievedChunk
+from notecite.config import GenerationSettings
+from notecite.generate.prompts import SYSTEM_PROMPT
+from notecite.generate.registry import register_llm
+from tests.ask.conftest import MakeEngine
+from tests.ask.providers import ScriptedLLM
+
+APOLLO = "When is the Apollo launch scheduled?"
+
+
+def debug_of(response: AskResponse) -> DebugInfo:
+    assert response.debug is not None
+    return response.debug
+
+
+def kept_in_order(response: AskResponse) -> list[RetrievedChunk]:
+    """The kept chunks in the order the model saw them: N1, N2, ..."""
+    return [c for c in debug_of(response).retrieved_chunks if c.kept]
+
+
+def as_reference(chunk: RetrievedChunk) -> tuple[str, str, str]:
+    return (chunk.vault, chunk.rel_path, chunk.heading_path)
+
+
+def refs(response: AskResponse) -> list[tuple[str, str, str]]:
+    return [(r.vault, r.rel_path, r.heading_path) for r in response.references]
+
+
+def test_numbered_citations_are_kept_and_invalid_ones_removed(make_engine: MakeEngine) -> None:
+    llm = ScriptedLLM(
+        "The Apollo launch is on March 14 [N1]. It needs an antenna [N2]. "
+        "Tickets cost 12 euros [N9]."
+    )
+    response = make_engine(llm=llm).ask(AskRequest(question=APOLLO, debug=True))
+
+    assert response.answer == (
+        "The Apollo launch is on March 14 [N1]. It needs an antenna [N2]. Tickets cost 12 euros."
+    )
+    assert not response.abstained
+    debug = debug_of(response)
+    assert debug.invalid_citations == ["N9"]
+    assert not debug.uncited_references
+    kept = kept_in_order(response)
+    assert len(kept) >= 3
+    assert refs(response) == [as_reference(kept[0]), as_reference(kept[1])]
+    assert [c.cited for c in kept] == [True, True] + [False] * (len(kept) - 2)
+
+
+def test_references_are_only_the_cited_chunks_in_citation_order(make_engine: MakeEngine) -> None:
+    llm = ScriptedLLM("It depends on the weather [N3]. The launch is on March 14 [N1][N3].")
+    response = make_engine(llm=llm).ask(AskRequest(question=APOLLO, debug=True))
+
+    kept = kept_in_order(response)
+    assert refs(response) == [as_reference(kept[2]), as_reference(kept[0])]
+    chunk_index = {r.rel_path + r.heading_path: r.chunk_index for r in response.references}
+    assert all(isinstance(i, int) and i >= 0 for i in chunk_index.values())
+    cited = {c.chunk_id for c in debug_of(response).retrieved_chunks if c.cited}
+    assert cited == {kept[0].chunk_id, kept[2].chunk_id}
+
+
+def test_the_model_gets_the_numbered_prompt_with_the_kept_chunks(make_engine: MakeEngine) -> None:
+    llm = ScriptedLLM()
+    response = make_engine(llm=llm).ask(AskRequest(question=APOLLO, debug=True))
+
+    (call,) = llm.answer_calls
+    assert call.citation_style == "numbered"
+    assert call.question == APOLLO
+    system, user = call.messages
+    assert system.role == "system"
+    assert system.content.startswith(SYSTEM_PROMPT)
+    kept = kept_in_order(response)
+    assert [s.cid for s in call.sources] == [f"N{i}" for i in range(1, len(kept) + 1)]
+    assert [s.text for s in call.sources] == [c.text for c in kept]
+    for number, chunk in enumerate(kept, start=1):
+        assert f"[N{number}]\n[Vault: {chunk.vault}] File: {chunk.rel_path}\n" in user.content
+    assert f"Question: {APOLLO}" in user.content
+
+
+def test_file_section_citations_are_validated_and_kept(make_engine: MakeEngine) -> None:
+    llm = ScriptedLLM(
+        "The launch is on March 14 [File: apollo.md, Section: Launch]. "
+        "Tickets are free [File: hermes.md, Section: Status]."
+    )
+    request = AskRequest(question=APOLLO, citation_style="file_section", debug=True)
+    response = make_engine(llm=llm).ask(request)
+
+    assert response.answer == (
+        "The launch is on March 14 [File: apollo.md, Section: Launch]. Tickets are free."
+    )
+    assert refs(response) == [("v1", "projects/work/apollo.md", "# Apollo > ## Launch")]
+    assert debug_of(response).invalid_citations == ["[File: hermes.md, Section: Status]"]
+    (call,) = llm.answer_calls
+    assert call.citation_style == "file_section"
+    assert call.messages[0].content == SYSTEM_PROMPT
+    assert "[Chunk 1]\n[Vault: v1] File: projects/work/apollo.md\n" in call.messages[1].content
+
+
+@pytest.mark.parametrize("style", ["numbered", "file_section"])
+def test_the_extractive_provider_answers_with_valid_citations(
+    notes_engine: Engine, style: str
+) -> None:
+    request = AskRequest.model_validate(
+        {"question": APOLLO, "citation_style": style, "debug": True}
+    )
+    response = notes_engine.ask(request)
+
+    assert not response.abstained
+    assert "March 14" in response.answer
+    assert debug_of(response).invalid_citations == []
+    assert ("v1", "projects/work/apollo.md", "# Apollo > ## Launch") in refs(response)
+    assert debug_of(response).llm == "extractive"
+
+
+def test_a_note_without_headings_can_be_cited_in_file_section_style(notes_engine: Engine) -> None:
+    request = AskRequest(
+        question="Whose work notes are these, the Lisbon team?",
+        citation_style="file_section",
+        folders=["v1/"],
+        debug=True,
+    )
+    response = notes_engine.ask(request)
+    assert ("v1", "readme.md", "") in refs(response)
+    assert "[File: readme.md, Section: (top of note)]" in response.answer
+    assert debug_of(response).invalid_citations == []
+
+
+def test_debug_lists_every_candidate_with_its_scores(notes_engine: Engine) -> None:
+    response = notes_engine.ask(AskRequest(question=APOLLO, debug=True))
+    debug = debug_of(response)
+
+    candidates = debug.retrieved_chunks
+    assert len(candidates) > len(response.references) > 0
+    assert [c.rank for c in candidates] == list(range(1, len(candidates) + 1))
+    finals = [c.score_final for c in candidates]
+    assert finals == sorted(finals, reverse=True)
+    for c in candidates:
+        assert c.chunk_id
+        assert c.text
+        assert 0.0 <= c.score_lexical <= 0.5
+        assert c.score_vector >= 0.25  # the vector threshold
+        assert c.score_final == pytest.approx(
+            0.7 * c.score_vector + 0.3 * c.score_lexical, abs=1e-5
+        )
+        assert c.kept == (c.score_final >= 0.3 and c.rank <= debug.k)
+    assert debug.k == 5
+    assert debug.invalid_citations == []
+    assert debug.llm == "extractive"
+
+
+def test_debug_times_every_stage(notes_engine: Engine) -> None:
+    debug = debug_of(notes_engine.ask(AskRequest(question=APOLLO, debug=True)))
+    timings = debug.timings_ms.model_dump()
+    assert set(timings) == {"embed", "retrieve", "rerank", "generate", "total"}
+    assert all(value >= 0 for value in timings.values())
+    assert timings["generate"] > 0
+    stages = timings["embed"] + timings["retrieve"] + timings["rerank"] + timings["generate"]
+    assert timings["total"] >= stages
+
+
+def test_debug_is_left_out_unless_asked_for(notes_engine: Engine) -> None:
+    response = notes_engine.ask(AskRequest(question=APOLLO))
+    assert response.debug is None
+    assert response.references
+
+
+def test_streamed_tokens_concatenate_to_the_raw_answer(make_engine: MakeEngine) -> None:
+    raw = "The Apollo launch is on March 14 [N1]. Tickets cost 12 euros [N9]."
+    pieces: list[str] = []
+    response = make_engine(llm=ScriptedLLM(raw)).ask(AskRequest(question=APOLLO), pieces.append)
+
+    assert len(pieces) > 1
+    assert "".join(pieces) == raw
+    assert response.answer == "The Apollo launch is on March 14 [N1]. Tickets cost 12 euros."
+
+
+def test_a_registered_llm_is_picked_per_request(make_engine: MakeEngine) -> None:
+    scripted = ScriptedLLM("Thursday [N1].", name="scripted-plugin")
+
+    def factory(settings: GenerationSettings) -> ScriptedLLM:
+        return scripted
+
+    register_llm("scripted-plugin", factory)
+    engine = make_engine()
+    response = engine.ask(AskRequest(question=APOLLO, llm="scripted-plugin", debug=True))
+
+    assert response.answer == "Thursday [N1]."
+    assert debug_of(response).llm == "scripted-plugin"
+    assert len(scripted.answer_calls) == 1
+    default = engine.ask(AskRequest(question=APOLLO, debug=True))
+    assert debug_of(default).llm == "extractive"
+
+
+def test_a_reference_carries_vault_path_section_and_chunk_index(notes_engine: Engine) -> None:
+    response = notes_engine.ask(AskRequest(question="Hermes migration Postgres vendor"))
+    assert response.references[0] == Reference(
+        vault="v1",
+        rel_path="projects/work/hermes.md",
+        heading_path="# Hermes > ## Status",
+        chunk_index=0,
+    )

@@ -1,0 +1,125 @@
+"""When a provider fails: keyword retrieval without embeddings, references without an LLM."""
+
+from __future__ import annotations
+
+import time
+from http.server import BaseHTTPRequestHandler
+from typing import Any
+
+from notecite.ask_types import AskRequest, AskResponse, DebugInfo, ErrorInfo
+from notecite.errors import LLMError
+from notecite.pipeline import LLM_FAILED_ANSWER
+from tests.ask.conftest import MakeEngine
+from tests.ask.providers import QueryFailingEmbedder, ScriptedLLM
+from tests.generate.servers import LoopbackServer, hold, send_json
+
+APOLLO = "When is the Apollo launch scheduled?"
+
+
+def debug_of(response: AskResponse) -> DebugInfo:
+    assert response.debug is not None
+    return response.debug
+
+
+def test_an_embedding_failure_falls_back_to_keyword_retrieval(make_engine: MakeEngine) -> None:
+    embedder = QueryFailingEmbedder()
+    engine = make_engine(embedder=embedder)
+
+    response = engine.ask(AskRequest(question=APOLLO, debug=True))
+
+    assert embedder.query_attempts == 1
+    assert not response.abstained
+    assert response.error is None
+    assert "March 14" in response.answer
+    assert ("v1", "projects/work/apollo.md") in {(r.vault, r.rel_path) for r in response.references}
+    debug = debug_of(response)
+    assert any("embedding failed" in n and "keyword" in n for n in debug.notes)
+    assert debug.retrieved_chunks
+    assert debug.retrieved_chunks[0].rel_path == "projects/work/apollo.md"
+
+
+def test_keyword_fallback_still_respects_folders(make_engine: MakeEngine) -> None:
+    engine = make_engine(embedder=QueryFailingEmbedder())
+    response = engine.ask(AskRequest(question="Zephyr Apollo launch", folders=["projects"], debug=True))
+    paths = {c.rel_path for c in debug_of(response).retrieved_chunks}
+    assert paths
+    assert all(p.startswith("projects/") for p in paths)
+
+
+def test_keyword_fallback_with_no_keyword_match_abstains(make_engine: MakeEngine) -> None:
+    llm = ScriptedLLM()
+    engine = make_engine(llm=llm, embedder=QueryFailingEmbedder(), ask={"folder_ranking": False})
+    response = engine.ask(AskRequest(question="quantum chromodynamics"))
+    assert (response.abstained, response.abstain_reason) == (True, "no_relevant_context")
+    assert llm.calls == []
+
+
+def test_an_llm_error_returns_the_references_and_the_error(make_engine: MakeEngine) -> None:
+    llm = ScriptedLLM(error=LLMError("the model server crashed"))
+    response = make_engine(llm=llm).ask(AskRequest(question=APOLLO, debug=True))
+
+    assert response.error == ErrorInfo(type="LLMError", message="the model server crashed")
+    assert response.answer == LLM_FAILED_ANSWER
+    assert not response.abstained
+    kept = [c for c in debug_of(response).retrieved_chunks if c.kept]
+    assert kept
+    assert [(r.vault, r.rel_path, r.heading_path) for r in response.references] == [
+        (c.vault, c.rel_path, c.heading_path) for c in kept
+    ]
+    assert debug_of(response).uncited_references
+
+
+def test_an_llm_error_while_streaming_returns_the_references(make_engine: MakeEngine) -> None:
+    llm = ScriptedLLM(error=LLMError("stream broke"))
+    pieces: list[str] = []
+    response = make_engine(llm=llm).ask(AskRequest(question=APOLLO), pieces.append)
+    assert response.error is not None
+    assert response.error.message == "stream broke"
+    assert response.references
+    assert pieces == []
+
+
+def openai_settings(url: str, **generation: Any) -> dict[str, Any]:
+    return {"llm": "openai", "generation": {"base_url": url + "/v1", "model": "m", **generation}}
+
+
+def test_an_openai_server_answering_500_gives_references_and_error(
+    make_engine: MakeEngine,
+) -> None:
+    def respond(h: BaseHTTPRequestHandler, body: Any, n: int) -> None:
+        send_json(h, {"error": {"message": "overloaded"}}, status=500, headers={"Retry-After": "0"})
+
+    with LoopbackServer(respond) as server:
+        engine = make_engine(**openai_settings(server.url, retries=1))
+        response = engine.ask(AskRequest(question=APOLLO, debug=True))
+
+    assert response.error is not None
+    assert response.error.type == "LLMError"
+    assert "500" in response.error.message
+    assert response.answer == LLM_FAILED_ANSWER
+    assert response.references
+    debug = debug_of(response)
+    assert debug.llm == "openai"
+    assert any("folder ranking failed (LLMError)" in n for n in debug.notes)
+    # the folder ranking and the answer were each tried twice (retries=1)
+    assert len(server.received) == 4
+    assert all(r.path == "/v1/chat/completions" for r in server.received)
+
+
+def test_an_openai_server_that_hangs_times_out_with_references(make_engine: MakeEngine) -> None:
+    def respond(h: BaseHTTPRequestHandler, body: Any, n: int) -> None:
+        hold(h)
+
+    with LoopbackServer(respond) as server:
+        engine = make_engine(
+            **openai_settings(server.url, retries=0, timeout_s=0.3), ask={"folder_ranking": False}
+        )
+        started = time.monotonic()
+        response = engine.ask(AskRequest(question=APOLLO))
+        elapsed = time.monotonic() - started
+
+    assert elapsed < 3
+    assert response.error is not None
+    assert "timed out" in response.error.message
+    assert response.references
+    assert len(server.received) == 1

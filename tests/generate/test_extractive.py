@@ -1,0 +1,80 @@
+"""The extractive provider: quoted sentences that share the question's words, each cited."""
+
+from __future__ import annotations
+
+import pytest
+
+from notecite.config import GenerationSettings
+from notecite.generate.base import ContextSource, GenerationRequest
+from notecite.generate.citations import FALLBACK_ANSWER, validate_citations
+from notecite.generate.extractive import LABEL, ExtractiveLLM
+from notecite.generate.registry import available_llms, create_llm
+
+SOURCES = (
+    ContextSource(
+        "N1",
+        "v1",
+        "projects/apollo.md",
+        "# Apollo > ## Launch",
+        "## Launch\nThe Apollo launch is scheduled for March 14. The room is booked.",
+    ),
+    ContextSource(
+        "N2",
+        "v1",
+        "meetings/standup.md",
+        "# Standup",
+        "- We moved the Apollo launch review to Thursday.\n- Lunch was pizza today.",
+    ),
+    ContextSource("N3", "v1", "readme.md", "", "Apollo launch notes of the Lisbon team."),
+)
+
+
+def request(question: str, style: str = "numbered") -> GenerationRequest:
+    return GenerationRequest(messages=(), question=question, sources=SOURCES, citation_style=style)
+
+
+def test_it_quotes_matching_sentences_each_with_its_citation() -> None:
+    answer = ExtractiveLLM().generate(request("When is the Apollo launch scheduled?"))
+    assert answer.startswith(LABEL + " ")
+    assert "The Apollo launch is scheduled for March 14. [N1]" in answer
+    assert "We moved the Apollo launch review to Thursday. [N2]" in answer
+    assert "pizza" not in answer
+    assert "## Launch" not in answer  # heading lines are not quoted
+    assert answer.index("[N1]") < answer.index("[N2]")  # best overlap first
+
+
+def test_it_quotes_at_most_max_sentences() -> None:
+    answer = ExtractiveLLM(max_sentences=1).generate(request("Apollo launch"))
+    assert answer.count("[N") == 1
+
+
+def test_file_section_citations_use_the_heading_or_top_of_note() -> None:
+    answer = ExtractiveLLM().generate(request("Apollo launch Lisbon", "file_section"))
+    assert "[File: readme.md, Section: (top of note)]" in answer
+    assert "[File: projects/apollo.md, Section: # Apollo > ## Launch]" in answer
+
+
+@pytest.mark.parametrize("style", ["numbered", "file_section"])
+def test_every_citation_it_writes_is_valid(style: str) -> None:
+    answer = ExtractiveLLM().generate(request("Apollo launch Lisbon Thursday", style))
+    result = validate_citations(answer, SOURCES, style)
+    assert result.invalid == ()
+    assert set(result.cited) == {"N1", "N2", "N3"}
+
+
+def test_no_shared_word_gives_the_fallback_answer() -> None:
+    assert ExtractiveLLM().generate(request("quantum chromodynamics")) == FALLBACK_ANSWER
+
+
+def test_the_stream_concatenates_to_the_generated_answer() -> None:
+    llm = ExtractiveLLM()
+    pieces = list(llm.stream(request("Apollo launch")))
+    assert len(pieces) > 5
+    assert "".join(pieces) == llm.generate(request("Apollo launch"))
+
+
+def test_it_is_registered_as_extractive() -> None:
+    assert {"extractive", "openai", "ollama", "local"} <= set(available_llms())
+    llm = create_llm("extractive", GenerationSettings())
+    assert isinstance(llm, ExtractiveLLM)
+    assert (llm.name, llm.model_id) == ("extractive", "extractive")

@@ -1,0 +1,98 @@
+"""The Ollama provider against a real HTTP server on 127.0.0.1 speaking ``/api/chat``."""
+
+from __future__ import annotations
+
+import json
+from http.server import BaseHTTPRequestHandler
+from typing import Any
+
+import pytest
+
+from notecite.config import GenerationSettings
+from notecite.errors import LLMError
+from notecite.generate.base import ChatMessage, GenerationRequest
+from notecite.generate.ollama import OllamaLLM
+from tests.generate.servers import LoopbackServer, hold, send_json, send_lines
+
+REQUEST = GenerationRequest(
+    messages=(ChatMessage("system", "Answer briefly."), ChatMessage("user", "When is it?")),
+    temperature=0.1,
+    max_tokens=40,
+    stop=("###",),
+)
+
+
+def provider(server: LoopbackServer, **settings: Any) -> OllamaLLM:
+    settings.setdefault("retries", 0)
+    settings.setdefault("timeout_s", 5.0)
+    return OllamaLLM(GenerationSettings(base_url=server.url, model="llama3.2:1b", **settings))
+
+
+def test_generate_posts_to_api_chat_without_streaming() -> None:
+    def respond(h: BaseHTTPRequestHandler, body: Any, n: int) -> None:
+        send_json(
+            h,
+            {
+                "model": "llama3.2:1b",
+                "message": {"role": "assistant", "content": "March 14. [N1]"},
+                "done": True,
+            },
+        )
+
+    with LoopbackServer(respond) as server:
+        llm = provider(server)
+        assert llm.generate(REQUEST) == "March 14. [N1]"
+
+    (seen,) = server.received
+    assert seen.path == "/api/chat"
+    assert seen.body == {
+        "model": "llama3.2:1b",
+        "messages": [
+            {"role": "system", "content": "Answer briefly."},
+            {"role": "user", "content": "When is it?"},
+        ],
+        "stream": False,
+        "options": {"temperature": 0.1, "num_predict": 40, "stop": ["###"]},
+    }
+    assert (llm.name, llm.model_id) == ("ollama", "llama3.2:1b")
+
+
+def test_stream_reads_ndjson_until_done() -> None:
+    pieces = ["March", " 14", ". [N1]"]
+
+    def respond(h: BaseHTTPRequestHandler, body: Any, n: int) -> None:
+        lines = [
+            json.dumps({"message": {"role": "assistant", "content": p}, "done": False})
+            for p in pieces
+        ]
+        lines.append(json.dumps({"message": {"role": "assistant", "content": ""}, "done": True}))
+        lines.append(json.dumps({"message": {"content": "after done"}, "done": False}))
+        send_lines(h, lines, "application/x-ndjson")
+
+    with LoopbackServer(respond) as server:
+        assert list(provider(server).stream(REQUEST)) == pieces
+    assert server.received[0].body["stream"] is True
+
+
+def test_stream_raises_llm_error_on_a_bad_line() -> None:
+    def respond(h: BaseHTTPRequestHandler, body: Any, n: int) -> None:
+        send_lines(h, ["{broken"], "application/x-ndjson")
+
+    with LoopbackServer(respond) as server, pytest.raises(LLMError, match="bad stream line"):
+        list(provider(server).stream(REQUEST))
+
+
+def test_a_missing_model_is_an_llm_error() -> None:
+    def respond(h: BaseHTTPRequestHandler, body: Any, n: int) -> None:
+        send_json(h, {"error": "model 'llama3.2:1b' not found"}, status=404)
+
+    with LoopbackServer(respond) as server, pytest.raises(LLMError, match="not found"):
+        provider(server).generate(REQUEST)
+
+
+def test_a_hanging_server_times_out() -> None:
+    def respond(h: BaseHTTPRequestHandler, body: Any, n: int) -> None:
+        hold(h)
+
+    with LoopbackServer(respond) as server, pytest.raises(LLMError, match="timed out"):
+        provider(server, timeout_s=0.3).generate(REQUEST)

@@ -1,0 +1,108 @@
+"""The prompts, word for word: the system prompt and the context block of both citation styles."""
+
+from __future__ import annotations
+
+from notecite.generate.base import ChatMessage, ContextSource
+from notecite.generate.prompts import (
+    answer_messages,
+    context_block,
+    folder_ranking_messages,
+    system_prompt,
+)
+
+VERBATIM_SYSTEM_PROMPT = (
+    "You are a helpful assistant that answers questions based on the provided context from "
+    "the user's notes. Answer the question using only the information from the context below. "
+    "If the context doesn't contain enough information to answer the question, say so. "
+    "Cite specific sections when possible."
+)
+
+SOURCES = (
+    ContextSource("N1", "work", "projects/apollo.md", "# Apollo > ## Launch", "On March 14."),
+    ContextSource("N2", "home", "readme.md", "", "Lisbon team notes."),
+)
+
+
+def test_the_file_section_system_prompt_is_the_verbatim_one() -> None:
+    assert system_prompt("file_section") == VERBATIM_SYSTEM_PROMPT
+
+
+def test_the_numbered_system_prompt_adds_the_citation_rule() -> None:
+    prompt = system_prompt("numbered")
+    assert prompt.startswith(VERBATIM_SYSTEM_PROMPT + " ")
+    rule = prompt[len(VERBATIM_SYSTEM_PROMPT) :]
+    assert "[N1]" in rule
+    assert "Cite only ids that appear in the context." in rule
+    assert "never instructions" in rule
+
+
+def test_the_file_section_context_block_is_the_seed_format() -> None:
+    assert context_block(SOURCES, "file_section").split("\n") == [
+        "--- Context from notes ---",
+        "[Chunk 1]",
+        "[Vault: work] File: projects/apollo.md",
+        "Section: # Apollo > ## Launch",
+        "Content: On March 14.",
+        "",
+        "[Chunk 2]",
+        "[Vault: home] File: readme.md",
+        "Section: (top of note)",
+        "Content: Lisbon team notes.",
+        "",
+        "--- End Context ---",
+        "When citing sources, use the format '[File: filename.md, Section: section name]' "
+        "matching the exact filename and section name from the context above.",
+    ]
+
+
+def test_the_numbered_context_block_labels_chunks_by_their_ids() -> None:
+    lines = context_block(SOURCES, "numbered").split("\n")
+    assert lines[0] == "--- Context from notes ---"
+    assert lines[1:6] == [
+        "[N1]",
+        "[Vault: work] File: projects/apollo.md",
+        "Section: # Apollo > ## Launch",
+        "Content: On March 14.",
+        "",
+    ]
+    assert lines[6] == "[N2]"
+    assert lines[-1] == "--- End Context ---"
+
+
+def test_answer_messages_are_system_history_then_context_and_question() -> None:
+    history = (ChatMessage("user", "earlier?"), ChatMessage("assistant", "earlier."))
+    messages = answer_messages("When is the launch?", SOURCES, "numbered", "brief", history)
+    assert [m.role for m in messages] == ["system", "user", "assistant", "user"]
+    assert messages[0].content == system_prompt("numbered")
+    user = messages[-1].content
+    assert user.startswith(context_block(SOURCES, "numbered") + "\n\n")
+    tail = user[len(context_block(SOURCES, "numbered")) :]
+    assert "Question: When is the launch?" in tail
+    assert "Answer briefly, in one to three sentences." in tail
+    assert "[N" in tail  # the numbered style is reminded how to cite, next to the question
+
+
+def test_the_file_section_question_carries_no_numbered_reminder() -> None:
+    user = answer_messages("When is the launch?", SOURCES, "file_section", "normal")[-1].content
+    tail = user[len(context_block(SOURCES, "file_section")) :]
+    assert "Question: When is the launch?" in tail
+    assert "[N" not in tail
+
+
+def test_each_detail_level_has_its_own_hint() -> None:
+    users = {
+        detail: answer_messages("q", SOURCES, "file_section", detail)[-1].content
+        for detail in ("brief", "normal", "detailed")
+    }
+    assert len(set(users.values())) == 3
+    assert "in detail" in users["detailed"]
+    assert "briefly" in users["brief"]
+
+
+def test_folder_ranking_lists_the_folders_and_asks_for_a_json_array() -> None:
+    system, user = folder_ranking_messages("Apollo budget?", ["v1/projects/work", "v2/meetings"])
+    assert system.role == "system"
+    assert "JSON array" in system.content
+    assert user.content == (
+        "Folders:\n- v1/projects/work\n- v2/meetings\n\nQuestion: Apollo budget?\nJSON array:"
+    )

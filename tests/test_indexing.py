@@ -1,0 +1,375 @@
+"""Indexing real vaults end to end: counts, metadata, sections, and incremental runs."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from notecite import Engine, Settings
+from notecite.embed.hashing import HashEmbedder
+from notecite.errors import EmbedderMismatchError
+from notecite.ingest.markdown import readable_wikilinks
+from notecite.types import IndexReport
+from tests.helpers import (
+    DENDRON_VAULT,
+    FOAM_VAULT,
+    CountingEmbedder,
+    MakeVault,
+    hash_settings,
+    read_rows,
+)
+
+DENDRON_NOTES = 1012
+FOAM_NOTES = 86
+
+
+@dataclass
+class Indexed:
+    settings: Settings
+    engine: Engine
+    reports: dict[str, IndexReport]
+
+    def note(self, vault: str, rel_path: str) -> dict[str, Any]:
+        rows = read_rows(
+            self.settings.db_path,
+            "SELECT n.title, n.description, n.keywords, n.note_type, n.frontmatter, n.created, "
+            "n.modified, n.folder, n.doc_type FROM notes n JOIN vaults v ON v.id = n.vault_id "
+            "WHERE v.name = ? AND n.rel_path = ?",
+            (vault, rel_path),
+        )
+        assert rows, f"{vault}/{rel_path} not indexed"
+        keys = (
+            "title",
+            "description",
+            "keywords",
+            "note_type",
+            "frontmatter",
+            "created",
+            "modified",
+            "folder",
+            "doc_type",
+        )
+        note = dict(zip(keys, rows[0], strict=True))
+        note["keywords"] = json.loads(str(note["keywords"]))
+        note["frontmatter"] = json.loads(str(note["frontmatter"]))
+        return note
+
+    def chunks(self, vault: str, rel_path: str) -> list[tuple[str, int, int, str]]:
+        """(heading_path, line_start, line_end, text) of a note's chunks, in order."""
+        rows = read_rows(
+            self.settings.db_path,
+            "SELECT c.heading_path, c.line_start, c.line_end, c.text FROM chunks c "
+            "JOIN notes n ON n.id = c.note_id JOIN vaults v ON v.id = c.vault_id "
+            "WHERE v.name = ? AND n.rel_path = ? ORDER BY c.chunk_index",
+            (vault, rel_path),
+        )
+        return [(str(h), int(s), int(e), str(t)) for h, s, e, t in rows]
+
+    def folders(self, vault: str) -> set[str]:
+        rows = read_rows(
+            self.settings.db_path,
+            "SELECT DISTINCT n.folder FROM notes n JOIN vaults v ON v.id = n.vault_id "
+            "WHERE v.name = ?",
+            (vault,),
+        )
+        return {str(r[0]) for r in rows}
+
+
+@pytest.fixture(scope="module")
+def indexed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Indexed]:
+    """Dendron and Foam indexed once per module with the hash embedder."""
+    assert DENDRON_VAULT.is_dir()
+    assert FOAM_VAULT.is_dir()
+    settings = hash_settings(tmp_path_factory.mktemp("indexed") / "home")
+    with Engine(settings) as engine:
+        engine.add_vault("dendron", DENDRON_VAULT)
+        engine.add_vault("foam", FOAM_VAULT)
+        reports = {r.vault: r for r in engine.index()}
+        yield Indexed(settings, engine, reports)
+
+
+# -- whole shared vaults --------------------------------------------------------------------
+
+
+def test_every_note_indexed(indexed: Indexed) -> None:
+    dendron, foam = indexed.reports["dendron"], indexed.reports["foam"]
+    assert (dendron.added, dendron.updated, dendron.failed, dendron.failures) == (
+        DENDRON_NOTES,
+        0,
+        0,
+        [],
+    )
+    assert (foam.added, foam.failed) == (FOAM_NOTES, 0)
+    status = {v.name: v for v in indexed.engine.status().vaults}
+    assert status["dendron"].notes == DENDRON_NOTES
+    assert status["foam"].notes == FOAM_NOTES
+    assert status["dendron"].chunks > DENDRON_NOTES
+    assert status["foam"].chunks > FOAM_NOTES
+    assert status["dendron"].failed == status["foam"].failed == ()
+    assert dendron.chunks_embedded + dendron.chunks_reused >= status["dendron"].chunks * 0.9
+
+
+def test_embedder_recorded(indexed: Indexed) -> None:
+    status = indexed.engine.status()
+    assert (status.embedder_model, status.embedder_dimensions) == ("hash-256", 256)
+
+
+def test_dendron_frontmatter(indexed: Indexed) -> None:
+    lookup = indexed.note("dendron", "dendron.topic.lookup.md")
+    assert lookup["title"] == "Lookup"
+    assert lookup["description"] == "Lookup lets you find or create a note"
+    assert lookup["doc_type"] == "markdown"
+    assert lookup["folder"] == ""
+    assert datetime.fromisoformat(str(lookup["created"])) == datetime(
+        2020, 7, 28, 16, 8, 25, 38000, tzinfo=UTC
+    )
+    assert datetime.fromisoformat(str(lookup["modified"])) == datetime.fromtimestamp(
+        1659715122.710, tz=UTC
+    )
+    frontmatter = lookup["frontmatter"]
+    assert isinstance(frontmatter, dict)
+    assert frontmatter["id"] == "a7c3a810-28c8-4b47-96a6-8156b1524af3"
+    assert frontmatter["updated"] == 1659715122710
+
+    assert indexed.note("dendron", "changelog.release.2022-03-22.md")["title"] == "0.87"
+    assert indexed.note("dendron", "dendron.topic.tags.md")["keywords"] == [
+        "example.from-frontmatter"
+    ]
+    cheatsheet = indexed.note("dendron", "dendron.cheatsheet.md")
+    assert cheatsheet["keywords"] == ["stage.seed"]
+    assert cheatsheet["frontmatter"]["config"] == {
+        "global": {"enableChildLinks": False, "enablePrettyRefs": True}
+    }
+
+
+def test_dendron_is_flat(indexed: Indexed) -> None:
+    assert indexed.folders("dendron") == {""}
+
+
+def test_dendron_heading_paths(indexed: Indexed) -> None:
+    paths = [c[0] for c in indexed.chunks("dendron", "dendron.topic.lookup.md")]
+    for heading in ("## Summary", "## Details", "## Lookups", "## Look up Auto Complete"):
+        assert heading in paths
+
+
+def test_foam_folders(indexed: Indexed) -> None:
+    assert indexed.folders("foam") == {
+        "",
+        "dev",
+        "dev/design",
+        "user",
+        "user/features",
+        "user/getting-started",
+        "user/publishing",
+        "user/recipes",
+        "user/tools",
+        "user/tools/cli",
+    }
+
+
+def test_foam_frontmatter_and_h1_titles(indexed: Indexed) -> None:
+    props = indexed.note("foam", "user/features/note-properties.md")
+    assert props["title"] == "Note Properties"
+    assert props["note_type"] == "feature"
+    assert props["keywords"] == ["hello", "world", "bonjour"]
+    assert props["folder"] == "user/features"
+    assert indexed.note("foam", "user/tools/cli/grep.md")["title"] == "foam grep"
+    assert indexed.note("foam", "user/index.md")["title"] == "Using Foam"
+
+
+def test_foam_heading_paths_skip_fenced_code(indexed: Indexed) -> None:
+    daily = [c[0] for c in indexed.chunks("foam", "user/features/daily-notes.md")]
+    assert daily[0] == "# Daily Notes"
+    assert "# Daily Notes > ## Creating Daily Notes" in daily
+    assert "# Daily Notes > ## Configuration" in daily
+    assert not any("$FOAM_DATE_YEAR" in p for p in daily)
+    grep = [c[0] for c in indexed.chunks("foam", "user/tools/cli/grep.md")]
+    assert "# foam grep > ## Examples" in grep
+    assert not any("physics" in p for p in grep)
+
+
+def test_chunk_spans_point_at_file_lines(indexed: Indexed) -> None:
+    for vault, root, rel_path in [
+        ("foam", FOAM_VAULT, "user/features/daily-notes.md"),
+        ("dendron", DENDRON_VAULT, "dendron.topic.lookup.md"),
+    ]:
+        lines = (root / rel_path).read_text(encoding="utf-8").split("\n")
+        for _, start, end, text in indexed.chunks(vault, rel_path):
+            assert 1 <= start <= end <= len(lines)
+            first, last = text.split("\n")[0], text.split("\n")[-1]
+            assert _squash(first) in _squash(readable_wikilinks(lines[start - 1]))
+            assert _squash(last) in _squash(readable_wikilinks(lines[end - 1]))
+
+
+def _squash(text: str) -> str:
+    return " ".join(text.split())
+
+
+def test_search_filters_by_vault_and_folder(indexed: Indexed) -> None:
+    results = indexed.engine.search("daily note template", k=10)
+    assert {r.vault for r in results} <= {"dendron", "foam"}
+    only_foam = indexed.engine.search("daily note template", vaults=["foam"], k=10)
+    assert only_foam
+    assert {r.vault for r in only_foam} == {"foam"}
+    tools = indexed.engine.search("grep search notes", vaults=["foam"], folders=["user/tools"])
+    assert tools
+    assert all(r.rel_path.startswith("user/tools/") for r in tools)
+    assert any(r.rel_path.startswith("user/tools/cli/") for r in tools)
+
+
+def test_second_run_changes_nothing(indexed: Indexed) -> None:
+    counting = CountingEmbedder(HashEmbedder())
+    before = indexed.engine.status()
+    with Engine(indexed.settings, embedder=counting) as again:
+        reports = {r.vault: r for r in again.index()}
+        after = again.status()
+    assert (reports["dendron"].unchanged, reports["foam"].unchanged) == (
+        DENDRON_NOTES,
+        FOAM_NOTES,
+    )
+    for report in reports.values():
+        assert (report.added, report.updated, report.removed, report.failed) == (0, 0, 0, 0)
+        assert report.chunks_embedded == 0
+    assert counting.documents == []
+    assert after == before
+
+
+# -- incremental runs on a copy -------------------------------------------------------------
+
+
+@pytest.fixture
+def foam_copy(tmp_path: Path) -> Path:
+    return Path(shutil.copytree(FOAM_VAULT, tmp_path / "foam"))
+
+
+def _bump_mtime(path: Path) -> None:
+    stat = path.stat()
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns + 5_000_000_000))
+
+
+def test_incremental_add_edit_rename_delete(settings: Settings, foam_copy: Path) -> None:
+    with Engine(settings) as engine:
+        engine.add_vault("foam", foam_copy)
+        (first,) = engine.index()
+    assert first.added == FOAM_NOTES
+
+    (foam_copy / "user" / "new-note.md").write_text("# New note\nzebra quokka marker\n")
+    edited = foam_copy / "user" / "features" / "tags.md"
+    with edited.open("a", encoding="utf-8") as fh:
+        fh.write("\n## Appended section\nplatypus marker text\n")
+    _bump_mtime(edited)
+    (foam_copy / "dev" / "devcontainers.md").rename(foam_copy / "dev" / "containers.md")
+    (foam_copy / "inbox.md").unlink()
+
+    counting = CountingEmbedder(HashEmbedder())
+    with Engine(settings, embedder=counting) as engine:
+        (report,) = engine.index()
+        status = engine.status().vaults[0]
+        paths = {r.rel_path for r in engine.search("marker", k=50)}
+    assert (report.added, report.updated, report.unchanged, report.removed, report.failed) == (
+        2,
+        1,
+        FOAM_NOTES - 3,
+        2,
+        0,
+    )
+    # Only the new note's chunk and the appended section were embedded: the rename and the
+    # untouched sections of the edited note reused their stored vectors.
+    assert len(counting.documents) == 2
+    assert any("zebra quokka" in t for t in counting.documents)
+    assert any("platypus" in t for t in counting.documents)
+    assert report.chunks_embedded == 2
+    assert status.notes == FOAM_NOTES
+    assert {"user/new-note.md", "user/features/tags.md"} <= paths
+
+
+def test_renamed_note_is_found_at_its_new_path(settings: Settings, foam_copy: Path) -> None:
+    with Engine(settings) as engine:
+        engine.add_vault("foam", foam_copy)
+        engine.index()
+        (foam_copy / "principles.md").rename(foam_copy / "dev" / "principles-moved.md")
+        engine.index()
+        hits = engine.search("Foam principles", vaults=["foam"], k=20)
+    rel_paths = {h.rel_path for h in hits}
+    assert "dev/principles-moved.md" in rel_paths
+    assert "principles.md" not in rel_paths
+
+
+def test_touched_but_unchanged_file_is_not_re_embedded(settings: Settings, foam_copy: Path) -> None:
+    with Engine(settings) as engine:
+        engine.add_vault("foam", foam_copy)
+        engine.index()
+    _bump_mtime(foam_copy / "index.md")
+    counting = CountingEmbedder(HashEmbedder())
+    with Engine(settings, embedder=counting) as engine:
+        (report,) = engine.index()
+        (again,) = engine.index()
+    assert (report.unchanged, report.updated, again.unchanged) == (FOAM_NOTES, 0, FOAM_NOTES)
+    assert counting.documents == []
+
+
+def test_edit_back_to_old_text_reuses_embeddings(settings: Settings, make_vault: MakeVault) -> None:
+    vault = make_vault({"a.md": "# A\nfirst version of the text\n"})
+    with Engine(settings) as engine:
+        engine.add_vault("v", vault)
+        engine.index()
+    (vault / "a.md").write_text("# A\nsecond version of the text\n")
+    _bump_mtime(vault / "a.md")
+    counting = CountingEmbedder(HashEmbedder())
+    with Engine(settings, embedder=counting) as engine:
+        engine.index()
+        assert len(counting.documents) == 1
+        (vault / "a.md").write_text("# A\nfirst version of the text\n")
+        _bump_mtime(vault / "a.md")
+        _bump_mtime(vault / "a.md")
+        (report,) = engine.index()
+    assert report.updated == 1
+    assert report.chunks_reused == 1
+    assert len(counting.documents) == 1
+
+
+def test_removing_a_vault_forgets_its_notes(settings: Settings, make_vault: MakeVault) -> None:
+    keep = make_vault({"k.md": "# K\nkept alpha\n"}, name="keep")
+    gone = make_vault({"g.md": "# G\ngone alpha\n"}, name="gone")
+    with Engine(settings) as engine:
+        engine.add_vault("keep", keep)
+        engine.add_vault("gone", gone)
+        engine.index()
+        engine.remove_vault("gone")
+        assert [v.name for v in engine.vaults()] == ["keep"]
+        assert {r.rel_path for r in engine.search("alpha")} == {"k.md"}
+    assert gone.joinpath("g.md").exists()
+
+
+# -- embedding model changes ----------------------------------------------------------------
+
+
+def test_another_model_needs_rebuild(
+    settings: Settings, make_vault: MakeVault, tmp_path: Path
+) -> None:
+    vault = make_vault({"a.md": "# A\nalpha beta\n", "b/c.md": "# C\ngamma\n"})
+    with Engine(settings) as engine:
+        engine.add_vault("v", vault)
+        engine.index()
+    other = hash_settings(settings.home, embedder={"name": "hash", "dimensions": 64})
+    with Engine(other) as engine:
+        with pytest.raises(EmbedderMismatchError, match="--rebuild") as excinfo:
+            engine.index()
+        assert "hash-256" in str(excinfo.value)
+        assert "hash-64" in str(excinfo.value)
+        with pytest.raises(EmbedderMismatchError):
+            engine.search("alpha")
+        (report,) = engine.index(rebuild=True)
+        assert (report.added, report.failed) == (2, 0)
+        status = engine.status()
+        assert (status.embedder_model, status.embedder_dimensions) == ("hash-64", 64)
+        assert status.vaults[0].notes == 2
+        assert engine.search("alpha")[0].rel_path == "a.md"
