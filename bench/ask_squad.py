@@ -113,14 +113,23 @@ def write_vault(data: list[dict], vault: Path) -> None:  # type: ignore[type-arg
         (vault / note_name(article["title"])).write_text("\n".join(parts))
 
 
-def open_engine(data: list[dict], out: Path, threads: int) -> Engine:  # type: ignore[type-arg]
+def open_engine(
+    data: list[dict],  # type: ignore[type-arg]
+    out: Path,
+    threads: int,
+    local_timeout_s: float | None,
+) -> Engine:
     db, marker, vault = out / "index.db", out / "index.done", out / "vault"
     settings = Settings(
         home=out,
         store=StoreSettings(path=db),
         embedder=EmbedderSettings(name="minilm"),
         ask=AskSettings(folder_ranking=False),
-        generation=GenerationSettings(threads=threads, model_dir=MODELS),
+        generation=GenerationSettings(
+            threads=threads,
+            model_dir=MODELS,
+            **({"local_timeout_s": local_timeout_s} if local_timeout_s else {}),
+        ),
     )
     engine = Engine(settings, store=SQLiteStore(db) if marker.is_file() else None)
     if not marker.is_file():
@@ -200,6 +209,7 @@ def run(engine: Engine, provider: str, questions: list[Question], budget_s: floa
                     f"[{i}/{len(questions)}] {'A' if q.answerable else 'U'} "
                     f"abstained={outcome.abstained} hit={outcome.cited_has_answer} "
                     f"{outcome.timings_ms['total'] / 1000:.1f} s "
+                    f"{'error ' if outcome.error else ''}"
                     f"(elapsed {time.perf_counter() - start:.0f} s)",
                     flush=True,
                 )
@@ -217,7 +227,9 @@ def report(provider: str, outcomes: list[Outcome], planned: int, wall_s: float) 
     errors = sum(1 for o in outcomes if o.error)
     print(f"\n### {provider}: {len(outcomes)} of {planned} questions in {wall_s:.0f} s")
     print("| metric | value |\n|---|---|")
-    print(f"| answer rate, answerable | {pct(len(answered), len(ans))} |")
+    print(f"| answer rate, answerable (not abstained) | {pct(len(answered), len(ans))} |")
+    failed = sum(1 for o in answered if o.error)
+    print(f"| of those, LLM failures (timeout etc.; references only) | {failed} |")
     print(f"| abstention rate, unanswerable | {pct(sum(o.abstained for o in una), len(una))} |")
     hits = sum(o.cited_has_answer for o in answered)
     print(
@@ -253,12 +265,18 @@ def main() -> None:
     parser.add_argument("--local-n", type=int, default=60, help="local sample (first of --n)")
     parser.add_argument("--budget-s", type=float, default=1800.0, help="wall clock per provider")
     parser.add_argument("--threads", type=int, default=2, help="local generation threads")
+    parser.add_argument(
+        "--local-timeout-s",
+        type=float,
+        default=None,
+        help="generation.local_timeout_s for the run (default: the configured 300 s)",
+    )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", type=Path, default=OUT)
     args = parser.parse_args()
 
     data, questions = load_questions()
-    engine = open_engine(data, args.out, args.threads)
+    engine = open_engine(data, args.out.resolve(), args.threads, args.local_timeout_s)
     ask = engine.settings.ask
     picked = sample(questions, args.n, args.seed)
     print("# ask_squad")
@@ -267,7 +285,8 @@ def main() -> None:
         f"{len(questions)} questions, {sum(q.answerable for q in questions)} answerable; "
         f"sample seed {args.seed}; vector_threshold {ask.vector_threshold}, final_threshold "
         f"{ask.final_threshold}, folder_ranking {ask.folder_ranking}; "
-        f"generation threads {args.threads}",
+        f"generation threads {args.threads}, local_timeout_s "
+        f"{engine.settings.generation.local_timeout_s:.0f}",
         flush=True,
     )
     for provider in args.providers:
@@ -277,7 +296,7 @@ def main() -> None:
         log = args.out / f"{provider}.jsonl"
         outcomes, wall_s = run(engine, provider, chosen, args.budget_s, log)
         report(provider, outcomes, len(chosen), wall_s)
-        print(f"per-question log: {log.relative_to(REPO)}", flush=True)
+        print(f"per-question log: {log}", flush=True)
     engine.close()
     sys.stdout.flush()
 

@@ -12,12 +12,19 @@ from notecite import Engine, Settings
 from tests.helpers import SHARED_DATA, MakeVault, hash_settings, write_files
 
 
+@pytest.fixture(scope="session")
+def _empty_user_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("user-home")
+
+
 @pytest.fixture(autouse=True)
-def _clean_environment(monkeypatch: pytest.MonkeyPatch) -> None:
-    """No test sees the developer's own notecite settings."""
+def _clean_environment(monkeypatch: pytest.MonkeyPatch, _empty_user_home: Path) -> None:
+    """No test sees the developer's own notecite settings, data dir or config.toml."""
     for key in list(os.environ):
         if key.startswith("NOTECITE_"):
             monkeypatch.delenv(key)
+    monkeypatch.setenv("HOME", str(_empty_user_home))
+    monkeypatch.setenv("XDG_DATA_HOME", str(_empty_user_home / ".local" / "share"))
 
 
 @pytest.fixture

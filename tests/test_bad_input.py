@@ -43,6 +43,11 @@ def _failures(engine: Engine) -> dict[str, str]:
     return {f.rel_path: f.reason for f in vault.failed}
 
 
+def assert_report(report: IndexReport, **expected: int) -> None:
+    actual = {key: getattr(report, key) for key in expected}
+    assert actual == expected, report.summary()
+
+
 @pytest.fixture
 def bad_settings(tmp_path: Path) -> Settings:
     return hash_settings(tmp_path / "home", index={"max_file_bytes": MAX_BYTES})
@@ -108,7 +113,7 @@ def test_failures_persist_until_fixed_then_recover(bad_settings: Settings, bad_v
         assert _failures(engine) == {}
         status = engine.status().vaults[0]
     recovered = len(BAD) + len(SYMLINKS) - len(gone)
-    assert (fixed.added, fixed.failed, fixed.removed) == (recovered, 0, 0)
+    assert_report(fixed, added=recovered, updated=0, failed=0, removed=0, unchanged=len(GOOD))
     assert status.notes == len(GOOD) + recovered
 
 
@@ -149,9 +154,9 @@ def world_dir() -> Iterator[Path]:
     try:
         yield path
     finally:
-        for sub in path.rglob("*"):
-            if not sub.is_symlink():
-                sub.chmod(0o777)
+        for folder, subfolders, _ in os.walk(path):  # top-down: open each folder first
+            for name in subfolders:
+                Path(folder, name).chmod(0o777)
         shutil.rmtree(path)
 
 
@@ -177,7 +182,9 @@ cli.main(args, prog_name="notecite")
 def _index_unprivileged(home: Path, vault: Path, probe: Path) -> None:
     """Run `notecite index` as nobody, for whom mode 000 really means unreadable."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("NOTECITE_")}
-    env["HOME"] = str(home.parent)  # nobody cannot look into root's home for a config.toml
+    # nobody cannot look into root's (or pytest's) folders for a config.toml
+    env["HOME"] = str(home.parent)
+    env["XDG_DATA_HOME"] = str(home.parent / "xdg-data")
     args = ["--home", str(home), "--embedder", "hash", "index", str(vault), "--vault", "v"]
     warm = home.parent / "warm-up"
     done = subprocess.run(
@@ -227,11 +234,6 @@ def test_unreadable_file_and_folder(world_dir: Path) -> None:
         assert _failures(engine) == {}
         assert engine.status().vaults[0].notes == 3
     assert_report(report, added=2, unchanged=1)
-
-
-def assert_report(report: IndexReport, **expected: int) -> None:
-    actual = {key: getattr(report, key) for key in expected}
-    assert actual == expected, report.summary()
 
 
 def test_status_json_lists_failures_via_cli(tmp_path: Path) -> None:

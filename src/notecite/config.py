@@ -9,6 +9,7 @@ TOML (``[embedder] name = "hash"``). Unknown keys are an error. The data directo
 from __future__ import annotations
 
 import os
+import tomllib
 from pathlib import Path
 from typing import Any, Literal
 
@@ -128,6 +129,27 @@ class RetrievalSettings(_Section):
     )
 
 
+class ChatSettings(_Section):
+    """Chat sessions: how much history goes into the prompt and whether follow-ups are condensed."""
+
+    history_turns: int = Field(
+        default=6, ge=0, le=50, description="earlier question/answer pairs put in the prompt"
+    )
+    condense_follow_ups: bool = Field(
+        default=True, description="rewrite a follow-up into a standalone query before retrieval"
+    )
+
+
+class ServerSettings(_Section):
+    """`notecite serve`: where it listens and the API keys it accepts (bearer tokens)."""
+
+    host: str = "127.0.0.1"
+    port: int = Field(default=8765, ge=1, le=65535)
+    api_keys: list[SecretStr] = Field(
+        default_factory=list, description="required to bind anywhere but loopback"
+    )
+
+
 class Settings(BaseSettings):
     """All notecite settings."""
 
@@ -146,6 +168,8 @@ class Settings(BaseSettings):
     generation: GenerationSettings = Field(default_factory=GenerationSettings)
     ask: AskSettings = Field(default_factory=AskSettings)
     retrieval: RetrievalSettings = Field(default_factory=RetrievalSettings)
+    chat: ChatSettings = Field(default_factory=ChatSettings)
+    server: ServerSettings = Field(default_factory=ServerSettings)
 
     @property
     def db_path(self) -> Path:
@@ -168,7 +192,7 @@ class Settings(BaseSettings):
         return tuple(sources)
 
 
-def config_file_path(explicit: Path | None = None) -> Path | None:
+def config_file_path(explicit: Path | None = None, home: Path | None = None) -> Path | None:
     """The TOML file to read: explicit, ``NOTECITE_CONFIG``, or ``<home>/config.toml``."""
     if explicit is not None:
         if not explicit.is_file():
@@ -180,8 +204,11 @@ def config_file_path(explicit: Path | None = None) -> Path | None:
         if not path.is_file():
             raise ConfigError(f"NOTECITE_CONFIG points to a missing file: {path}")
         return path
-    candidate = default_home() / "config.toml"
-    return candidate if candidate.is_file() else None
+    candidate = (home or default_home()) / "config.toml"
+    try:
+        return candidate if candidate.is_file() else None
+    except OSError:  # an unreadable home is reported when the store opens, not here
+        return None
 
 
 def load_settings(config_file: Path | None = None, **overrides: Any) -> Settings:
@@ -190,7 +217,8 @@ def load_settings(config_file: Path | None = None, **overrides: Any) -> Settings
     Raises:
         ConfigError: a value is invalid or a key is unknown.
     """
-    toml_file = config_file_path(config_file)
+    home = overrides.get("home")
+    toml_file = config_file_path(config_file, Path(home) if home is not None else None)
     settings_cls: type[Settings] = Settings
     if toml_file is not None:
         settings_cls = type(
@@ -207,6 +235,8 @@ def load_settings(config_file: Path | None = None, **overrides: Any) -> Settings
     except ValidationError as exc:
         where = f" (config file {toml_file})" if toml_file else ""
         raise ConfigError(f"invalid settings{where}:\n{exc}") from exc
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"config file {toml_file} is not valid TOML: {exc}") from exc
 
 
 def masked_settings(settings: Settings) -> dict[str, Any]:

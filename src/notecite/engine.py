@@ -8,10 +8,11 @@ from pathlib import Path
 from types import TracebackType
 
 from notecite.ask_types import AskRequest, AskResponse
-from notecite.config import Settings
+from notecite.chat import ChatRequest, ChatResponse, ChatService, SessionStore
+from notecite.config import AskSettings, Settings
 from notecite.embed.base import Embedder, Vectors
 from notecite.embed.registry import create_embedder
-from notecite.errors import EmbedderMismatchError, EmbeddingError, VaultError
+from notecite.errors import ConfigError, EmbedderMismatchError, EmbeddingError, VaultError
 from notecite.generate.base import LLM
 from notecite.generate.registry import create_llm
 from notecite.ingest.indexer import ProgressCallback, VaultIndexer
@@ -21,6 +22,7 @@ from notecite.retrieve.hybrid import HybridWeights, hybrid_search
 from notecite.retrieve.retriever import RetrievalOptions
 from notecite.store.base import Store
 from notecite.store.sqlite import SQLiteStore
+from notecite.store.sqlite.sessions import SQLiteSessionStore
 from notecite.types import IndexReport, IndexStatus, SearchFilter, SearchResult, Vault
 
 logger = logging.getLogger(__name__)
@@ -269,3 +271,56 @@ class Engine:
             options=self.retrieval_options(),
         )
         return pipeline.ask(request, on_token)
+
+    # -- chat -------------------------------------------------------------------------------
+
+    def open_sessions(self) -> SessionStore:
+        """The chat sessions kept in the index file, on their own connection: close it."""
+        store = self.store
+        if not isinstance(store, SQLiteStore):
+            raise ConfigError("chat sessions are kept only in the SQLite store for now")
+        store.list_vaults()  # the index connection applies the migrations before ours opens
+        return SQLiteSessionStore(store.path, tenant_id=store.tenant_id)
+
+    def chat(
+        self,
+        request: ChatRequest,
+        *,
+        sessions: SessionStore | None = None,
+        on_token: TokenCallback | None = None,
+    ) -> ChatResponse:
+        """Answer a chat message in its session (a new one without ``session_id``).
+
+        ``sessions`` is an open session store (default: one opened for this call);
+        ``on_token`` receives the answer as it is written, before citation validation.
+        """
+
+        def run_ask(query: AskRequest, llm: LLM, ask: AskSettings) -> AskResponse:
+            vaults = [self.vault(name) for name in query.vaults] or self.vaults()
+            self.check_embedder()
+            index = self.store
+            return AskPipeline(
+                store=index,
+                embedder=self.embedder,
+                llm=llm,
+                settings=ask,
+                generation=self.settings.generation,
+                vaults=vaults,
+                folders_of=lambda vault: index.folders(vault.id),
+                options=self.retrieval_options(),
+            ).ask(query)
+
+        store = sessions if sessions is not None else self.open_sessions()
+        try:
+            service = ChatService(
+                store,
+                llm_for=self.llm,
+                run_ask=run_ask,
+                chat=self.settings.chat,
+                ask=self.settings.ask,
+                generation=self.settings.generation,
+            )
+            return service.send(request, on_token)
+        finally:
+            if sessions is None:
+                store.close()

@@ -20,6 +20,7 @@ MakeEngine = Callable[..., Engine]
 def make_engine(tmp_path: Path) -> Iterator[MakeEngine]:
     """``make_engine(llm=..., embedder=..., indexed=True, **settings)``: a fresh home each call.
 
+    ``llm`` is an LLM instance handed to the Engine, or a provider name for the settings.
     Settings default to the ``hash`` embedder and the ``extractive`` LLM; with ``indexed``
     the vaults v1 (work) and v2 (home) of :mod:`tests.ask.notes` are added and indexed.
     """
@@ -27,16 +28,17 @@ def make_engine(tmp_path: Path) -> Iterator[MakeEngine]:
 
     def make(
         *,
-        llm: LLM | None = None,
+        llm: LLM | str | None = None,
         embedder: Embedder | None = None,
         indexed: bool = True,
         **overrides: Any,
     ) -> Engine:
         overrides.setdefault("embedder", {"name": "hash"})
-        overrides.setdefault("llm", "extractive")
+        overrides["llm"] = llm if isinstance(llm, str) else "extractive"
         number = len(engines)
         settings = load_settings(home=tmp_path / f"home{number}", **overrides)
-        engine = Engine(settings, llm=llm, embedder=embedder)
+        instance = None if isinstance(llm, str) else llm
+        engine = Engine(settings, llm=instance, embedder=embedder)
         engines.append(engine)
         if indexed:
             build_vaults(engine, tmp_path / f"notes{number}")

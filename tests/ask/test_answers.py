@@ -131,6 +131,11 @@ def test_a_note_without_headings_can_be_cited_in_file_section_style(notes_engine
     assert debug_of(response).invalid_citations == []
 
 
+def passes_thresholds(chunk: RetrievedChunk) -> bool:
+    """The calibrated defaults: cosine >= 0.25 and gate score >= 0.3."""
+    return chunk.score_vector >= 0.25 and chunk.score_gate >= 0.3
+
+
 def test_debug_lists_every_candidate_with_its_scores(notes_engine: Engine) -> None:
     response = notes_engine.ask(AskRequest(question=APOLLO, debug=True))
     debug = debug_of(response)
@@ -144,12 +149,12 @@ def test_debug_lists_every_candidate_with_its_scores(notes_engine: Engine) -> No
         assert c.chunk_id
         assert c.text
         assert 0.0 <= c.score_lexical <= 0.5
-        assert c.score_vector >= 0.25  # the vector threshold
-        assert c.score_final == pytest.approx(
-            0.7 * c.score_vector + 0.3 * c.score_lexical, abs=1e-5
-        )
-        assert c.kept == (c.score_final >= 0.3 and c.rank <= debug.k)
+        # the gate is the seed formula: 0.7 x cosine (x folder weight, 1 here) + 0.3 x lexical
+        assert c.score_gate == pytest.approx(0.7 * c.score_vector + 0.3 * c.score_lexical, abs=1e-5)
     assert debug.k == 5
+    assert [c for c in candidates if c.kept] == [c for c in candidates if passes_thresholds(c)][
+        : debug.k
+    ]
     assert debug.invalid_citations == []
     assert debug.llm == "extractive"
 

@@ -40,7 +40,9 @@ def test_an_embedding_failure_falls_back_to_keyword_retrieval(make_engine: MakeE
 
 def test_keyword_fallback_still_respects_folders(make_engine: MakeEngine) -> None:
     engine = make_engine(embedder=QueryFailingEmbedder())
-    response = engine.ask(AskRequest(question="Zephyr Apollo launch", folders=["projects"], debug=True))
+    response = engine.ask(
+        AskRequest(question="Zephyr Apollo launch", folders=["projects"], debug=True)
+    )
     paths = {c.rel_path for c in debug_of(response).retrieved_chunks}
     assert paths
     assert all(p.startswith("projects/") for p in paths)

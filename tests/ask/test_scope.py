@@ -12,6 +12,7 @@ from tests.ask.providers import ScriptedLLM
 
 ALL_FOLDERS = ["v1/meetings", "v1/projects-old", "v1/projects/work", "v2/meetings", "v2/projects"]
 LAUNCH = "Apollo launch Lisbon"
+STANDUP = "meetings/standup.md"
 
 
 def debug_of(response: AskResponse) -> DebugInfo:
@@ -101,16 +102,15 @@ def test_the_llm_ranks_folders_when_none_is_given(make_engine: MakeEngine) -> No
     selection = debug.folder_selection
     assert (selection.method, selection.selected) == ("llm", ["v1/meetings"])
     # the pick is a preference: other folders are still searched, weighted below it
-    picked = [c for c in debug.retrieved_chunks if c.rel_path.startswith("meetings/")]
-    others = [c for c in debug.retrieved_chunks if not c.rel_path.startswith("meetings/")]
+    picked = [c for c in debug.retrieved_chunks if (c.vault, c.rel_path) == ("v1", STANDUP)]
+    others = [c for c in debug.retrieved_chunks if (c.vault, c.rel_path) != ("v1", STANDUP)]
+    assert picked[0].rank == 1  # the model's folder comes first
     assert picked
     assert others
     for c in picked:
-        assert c.score_final == pytest.approx(
-            0.7 * c.score_vector + 0.3 * c.score_lexical, abs=1e-5
-        )
+        assert c.score_gate == pytest.approx(0.7 * c.score_vector + 0.3 * c.score_lexical, abs=1e-5)
     for c in others:
-        assert c.score_final == pytest.approx(
+        assert c.score_gate == pytest.approx(
             0.7 * 0.9 * c.score_vector + 0.3 * c.score_lexical, abs=1e-5
         )
     (ranking,) = llm.folder_calls

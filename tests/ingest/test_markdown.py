@@ -58,10 +58,12 @@ def test_text_before_the_first_heading_has_an_empty_path() -> None:
     assert sections[0].text == "preamble"
 
 
-def test_heading_line_belongs_to_its_section_and_blank_sections_are_dropped() -> None:
-    sections = split_sections("# Empty\n\n\n# Full\nline")
-    assert [s.heading_path for s in sections] == [("# Empty",), ("# Full",)]
-    assert sections[1].text == "# Full\nline"
+def test_heading_line_belongs_to_its_section() -> None:
+    sections = split_sections("# Full\n\nline\n\n\n# Next\nmore")
+    assert [(s.text, s.line_start, s.line_end) for s in sections] == [
+        ("# Full\n\nline", 1, 3),
+        ("# Next\nmore", 6, 7),
+    ]
 
 
 @pytest.mark.parametrize("fence", ["```", "~~~", "````"])

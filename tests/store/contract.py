@@ -220,6 +220,12 @@ class StoreContract:
         )
         assert store.lexical_search("atlas", SearchFilter(), 10) == []
 
+    def test_folders_of_indexed_notes(self, store: Store, corpus: dict[str, Vault]) -> None:
+        main = corpus["main"]
+        store.record_failure(main.id, "broken/x.md", "empty file", 0, 0)
+        assert store.folders(main.id) == ["", "projects", "projects-old", "projects/work"]
+        assert store.folders(corpus["other"].id) == ["projects"]
+
     def test_vault_status_counts(self, store: Store, corpus: dict[str, Vault]) -> None:
         status = {s.name: s for s in store.vault_status()}
         assert (status["main"].notes, status["main"].chunks) == (4, 4)

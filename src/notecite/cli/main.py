@@ -11,8 +11,10 @@ import click
 
 from notecite.cli.ask_cmd import ask_command
 from notecite.cli.config_cmd import config_group
+from notecite.cli.eval_cmd import eval_group
 from notecite.cli.index_cmd import index_command, status_command, watch_command
 from notecite.cli.search_cmd import search_command
+from notecite.cli.serve_cmd import serve_command
 from notecite.cli.state import CliState
 from notecite.cli.vault_cmd import vault_group
 from notecite.config import load_settings
@@ -85,7 +87,9 @@ cli.add_command(watch_command)
 cli.add_command(status_command)
 cli.add_command(search_command)
 cli.add_command(ask_command)
+cli.add_command(eval_group)
 cli.add_command(config_group)
+cli.add_command(serve_command)
 
 
 def main() -> None:

@@ -35,6 +35,12 @@ class OllamaLLM:
             self._client = httpx.Client(timeout=self._settings.timeout_s)
         return self._client
 
+    def close(self) -> None:
+        """Close the HTTP client and its pooled connections (reopened if used again)."""
+        if self._client is not None:
+            self._client.close()
+            self._client = None
+
     def _payload(self, request: GenerationRequest, stream: bool) -> dict[str, object]:
         options: dict[str, object] = {
             "temperature": request.temperature,

@@ -37,6 +37,12 @@ class OpenAICompatLLM:
             self._client = httpx.Client(timeout=self._settings.timeout_s, headers=headers)
         return self._client
 
+    def close(self) -> None:
+        """Close the HTTP client and its pooled connections (reopened if used again)."""
+        if self._client is not None:
+            self._client.close()
+            self._client = None
+
     def _payload(self, request: GenerationRequest, stream: bool) -> dict[str, object]:
         payload: dict[str, object] = {
             "model": self._model,

@@ -72,6 +72,30 @@ MIGRATIONS: tuple[tuple[int, str], ...] = (
         ) WITHOUT ROWID;
         """,
     ),
+    (
+        2,
+        """
+        CREATE TABLE chat_sessions (
+            id TEXT PRIMARY KEY,
+            tenant_id INTEGER NOT NULL DEFAULT 1 REFERENCES tenants(id),
+            title TEXT NOT NULL,
+            settings TEXT NOT NULL DEFAULT '{}',
+            created_at TEXT NOT NULL,
+            updated_at TEXT NOT NULL
+        );
+        CREATE INDEX chat_sessions_tenant ON chat_sessions (tenant_id, updated_at);
+        CREATE TABLE chat_messages (
+            id INTEGER PRIMARY KEY,
+            session_id TEXT NOT NULL REFERENCES chat_sessions(id) ON DELETE CASCADE,
+            role TEXT NOT NULL CHECK (role IN ('user', 'assistant')),
+            content TEXT NOT NULL,
+            citations TEXT NOT NULL DEFAULT '[]',
+            meta TEXT NOT NULL DEFAULT '{}',
+            created_at TEXT NOT NULL
+        );
+        CREATE INDEX chat_messages_session ON chat_messages (session_id, id);
+        """,
+    ),
 )
 
 

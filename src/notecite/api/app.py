@@ -1,0 +1,51 @@
+"""The app factory: ``create_app(settings)`` builds a FastAPI app with no global state.
+
+The Engine, the session store and the index-job runner are built when the app starts
+(its lifespan) and closed when it stops.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import Depends, FastAPI
+
+from notecite import __version__
+from notecite.api.errors import install_error_handlers
+from notecite.api.routes import ask, chat, health, sessions, vaults
+from notecite.api.services import Services, require_api_key
+from notecite.config import Settings
+
+
+def create_app(settings: Settings) -> FastAPI:
+    """The notecite HTTP API over the index that ``settings`` points to.
+
+    Routes: ``GET /health``; ``POST /ask``, ``POST /search``; ``/vaults`` (list, add, remove,
+    ``POST|GET /vaults/{name}/index``); ``POST /chat`` (JSON or Server-Sent Events);
+    ``/sessions`` (create, list, get, rename, delete, ``GET|PATCH .../settings``).
+    OpenAPI at ``/docs``. When ``server.api_keys`` is set, every route but /health needs
+    ``Authorization: Bearer <key>``.
+    """
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        services = Services.open(settings)
+        app.state.services = services
+        try:
+            yield
+        finally:
+            services.close()
+
+    app = FastAPI(
+        title="notecite",
+        version=__version__,
+        description="Answers from your notes, citing the exact file and section.",
+        lifespan=lifespan,
+    )
+    install_error_handlers(app)
+    app.include_router(health.router)
+    protected = [Depends(require_api_key)]
+    for module in (ask, vaults, chat, sessions):
+        app.include_router(module.router, dependencies=protected)
+    return app

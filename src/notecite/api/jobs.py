@@ -1,0 +1,80 @@
+"""Index runs in background threads, one per vault at a time, with their progress."""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from datetime import UTC, datetime
+
+from notecite.api.schemas import IndexJobOut, IndexReportOut
+from notecite.ask_types import ErrorInfo
+from notecite.ingest.indexer import ProgressCallback
+from notecite.types import IndexReport
+
+logger = logging.getLogger(__name__)
+
+IndexRunner = Callable[[str, ProgressCallback], list[IndexReport]]
+"""Indexes the named vault, reporting progress (the Engine's ``index``)."""
+
+
+class IndexJobs:
+    """Starts index runs and answers how far each one got."""
+
+    def __init__(self, run: IndexRunner) -> None:
+        self._run = run
+        self._lock = threading.Lock()
+        self._jobs: dict[str, IndexJobOut] = {}
+        self._threads: dict[str, threading.Thread] = {}
+
+    def start(self, vault: str) -> tuple[IndexJobOut, bool]:
+        """Start indexing ``vault`` unless it is running already; (status, started)."""
+        with self._lock:
+            current = self._jobs.get(vault)
+            if current is not None and current.state == "running":
+                return current.model_copy(deep=True), False
+            job = IndexJobOut(vault=vault, state="running", started_at=datetime.now(UTC))
+            self._jobs[vault] = job
+            thread = threading.Thread(
+                target=self._work, args=(job,), name=f"notecite-index-{vault}", daemon=True
+            )
+            self._threads[vault] = thread
+            thread.start()
+            return job.model_copy(deep=True), True
+
+    def status(self, vault: str) -> IndexJobOut:
+        """The latest run of ``vault`` (state ``idle`` when none ran since the server started)."""
+        with self._lock:
+            job = self._jobs.get(vault)
+            return job.model_copy(deep=True) if job else IndexJobOut(vault=vault)
+
+    def running(self, vault: str) -> bool:
+        """Is ``vault`` being indexed now?"""
+        return self.status(vault).state == "running"
+
+    def wait(self, timeout: float | None = None) -> None:
+        """Wait for every run to finish (at shutdown)."""
+        with self._lock:
+            threads = list(self._threads.values())
+        for thread in threads:
+            thread.join(timeout)
+
+    def _work(self, job: IndexJobOut) -> None:
+        def progress(done: int, total: int, rel_path: str) -> None:
+            with self._lock:
+                job.done, job.total, job.current = done, total, rel_path
+
+        try:
+            reports = self._run(job.vault, progress)
+        except Exception as exc:
+            logger.warning("index run of %s failed: %s", job.vault, exc)
+            with self._lock:
+                job.state = "failed"
+                job.error = ErrorInfo(type=type(exc).__name__, message=str(exc))
+                job.finished_at = datetime.now(UTC)
+            return
+        with self._lock:
+            job.state = "done"
+            job.current = None
+            job.report = IndexReportOut.of(reports[0]) if reports else None
+            job.finished_at = datetime.now(UTC)

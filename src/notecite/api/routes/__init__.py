@@ -1,0 +1,1 @@
+"""Route modules of the HTTP API, one router each."""

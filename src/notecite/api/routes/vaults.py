@@ -1,0 +1,59 @@
+"""Vaults: list, add, remove; start an index run and follow its progress."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from fastapi import APIRouter, Response, status
+
+from notecite.api.errors import ConflictError, NotFoundError
+from notecite.api.schemas import IndexJobOut, VaultCreate, VaultList, VaultOut
+from notecite.api.services import Services, ServicesDep
+
+router = APIRouter(prefix="/vaults", tags=["vaults"])
+
+
+def _require(services: Services, name: str) -> None:
+    if services.engine.store.get_vault(name) is None:
+        raise NotFoundError(f"unknown vault {name!r}; list vaults with GET /vaults")
+
+
+@router.get("")
+def list_vaults(services: ServicesDep) -> VaultList:
+    """Registered vaults with their note and chunk counts and failed files."""
+    return VaultList(vaults=[VaultOut.of(v) for v in services.engine.status().vaults])
+
+
+@router.post("", status_code=status.HTTP_201_CREATED)
+def add_vault(body: VaultCreate, services: ServicesDep) -> VaultOut:
+    """Register a folder of notes under a name (index it with POST /vaults/{name}/index)."""
+    if services.engine.store.get_vault(body.name) is not None:
+        raise ConflictError(f"a vault named {body.name!r} exists already; pick another name")
+    vault = services.engine.add_vault(body.name, Path(body.path))
+    return VaultOut(name=vault.name, path=str(vault.path))
+
+
+@router.delete("/{name}", status_code=status.HTTP_204_NO_CONTENT)
+def remove_vault(name: str, services: ServicesDep) -> Response:
+    """Forget a vault and its index (the files are not touched)."""
+    _require(services, name)
+    if services.jobs.running(name):
+        raise ConflictError(f"vault {name!r} is being indexed; remove it when the run ends")
+    services.engine.remove_vault(name)
+    return Response(status_code=status.HTTP_204_NO_CONTENT)
+
+
+@router.post("/{name}/index", status_code=status.HTTP_202_ACCEPTED)
+def start_index(name: str, services: ServicesDep) -> IndexJobOut:
+    """Start indexing the vault in the background (a run already going on is returned)."""
+    _require(services, name)
+    services.engine.check_embedder()
+    job, _ = services.jobs.start(name)
+    return job
+
+
+@router.get("/{name}/index")
+def index_status(name: str, services: ServicesDep) -> IndexJobOut:
+    """The vault's latest index run: state, files done of total, and its report."""
+    _require(services, name)
+    return services.jobs.status(name)

@@ -1,0 +1,59 @@
+"""Server-Sent Events for streamed chat: ``token`` events, then one ``final`` (or ``error``)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import threading
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+from notecite.api.errors import describe
+from notecite.chat.types import ChatResponse
+
+logger = logging.getLogger(__name__)
+
+TokenCallback = Callable[[str], None]
+ChatRun = Callable[[TokenCallback], ChatResponse]
+
+
+def sse_event(name: str, data: Any) -> str:
+    """One event in the text/event-stream format."""
+    return f"event: {name}\ndata: {json.dumps(data, ensure_ascii=False)}\n\n"
+
+
+async def chat_events(run: ChatRun) -> AsyncIterator[str]:
+    """Run ``run`` in a thread and relay its tokens, then its validated response.
+
+    The final event carries the whole response (answer after validation, citations,
+    sessionId, meta, and error when the model failed). A client that goes away does not
+    stop the turn: it finishes and is stored.
+    """
+    loop = asyncio.get_running_loop()
+    queue: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
+
+    def put(kind: str, item: Any) -> None:
+        with contextlib.suppress(RuntimeError):  # a closed loop: nobody is listening
+            loop.call_soon_threadsafe(queue.put_nowait, (kind, item))
+
+    def work() -> None:
+        try:
+            put("final", run(lambda piece: put("token", piece)))
+        except Exception as exc:
+            put("error", exc)
+
+    threading.Thread(target=work, name="notecite-chat-stream", daemon=True).start()
+    while True:
+        kind, item = await queue.get()
+        if kind == "token":
+            yield sse_event("token", {"text": item})
+        elif kind == "final":
+            assert isinstance(item, ChatResponse)
+            yield sse_event("final", item.to_json())
+            return
+        else:
+            _, body = describe(item)
+            yield sse_event("error", body)
+            return

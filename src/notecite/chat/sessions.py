@@ -1,0 +1,89 @@
+"""Session management over a SessionStore: defaults, titles, and not-found errors."""
+
+from __future__ import annotations
+
+from notecite.chat.base import SessionStore
+from notecite.chat.errors import SessionNotFoundError, TenantNotFoundError
+from notecite.chat.types import (
+    MAX_TITLE_CHARS,
+    ChatSession,
+    SessionDetail,
+    SessionSettings,
+    SessionSettingsPatch,
+)
+
+DEFAULT_TITLE = "New chat"
+DEFAULT_TENANT = "default"
+
+
+def check_tenant(tenant_id: str | None) -> None:
+    """Only the default tenant is served for now: any other raises TenantNotFoundError."""
+    if tenant_id not in (None, DEFAULT_TENANT):
+        raise TenantNotFoundError(
+            f"unknown tenant {tenant_id!r}; this server serves only {DEFAULT_TENANT!r}"
+        )
+
+
+def title_from(message: str) -> str:
+    """A session title from its first message: one line, at most 60 characters."""
+    line = " ".join(message.split())
+    return line if len(line) <= 60 else line[:57].rstrip() + "..."
+
+
+class Sessions:
+    """Create, read, rename, configure and delete the sessions of one store."""
+
+    def __init__(self, store: SessionStore, defaults: SessionSettings) -> None:
+        self.store = store
+        self.defaults = defaults
+
+    def create(
+        self, title: str | None = None, settings: SessionSettingsPatch | None = None
+    ) -> ChatSession:
+        """A new session; ``settings`` changes the defaults."""
+        chosen = settings.apply(self.defaults, self.defaults) if settings else self.defaults
+        name = (title or "").strip()[:MAX_TITLE_CHARS] or DEFAULT_TITLE
+        return self.store.create_session(name, chosen)
+
+    def get(self, session_id: str) -> ChatSession:
+        """The session, or SessionNotFoundError."""
+        session = self.store.get_session(session_id)
+        if session is None:
+            raise _not_found(session_id)
+        return session
+
+    def detail(self, session_id: str) -> SessionDetail:
+        """The session with every message, oldest first."""
+        session = self.get(session_id)
+        return SessionDetail(**session.model_dump(), messages=self.store.messages(session_id))
+
+    def recent(self, limit: int = 100, offset: int = 0) -> list[ChatSession]:
+        """Sessions, most recently active first."""
+        return self.store.list_sessions(limit, offset)
+
+    def rename(self, session_id: str, title: str) -> ChatSession:
+        """Give the session a new title."""
+        name = title.strip()[:MAX_TITLE_CHARS]
+        if not name:
+            raise ValueError("a session title cannot be empty")
+        session = self.store.rename_session(session_id, name)
+        if session is None:
+            raise _not_found(session_id)
+        return session
+
+    def update_settings(self, session_id: str, patch: SessionSettingsPatch) -> SessionSettings:
+        """Apply ``patch`` to the session's settings and return the result."""
+        current = self.get(session_id).settings
+        session = self.store.update_settings(session_id, patch.apply(current, self.defaults))
+        if session is None:
+            raise _not_found(session_id)
+        return session.settings
+
+    def delete(self, session_id: str) -> None:
+        """Delete the session and its messages."""
+        if not self.store.delete_session(session_id):
+            raise _not_found(session_id)
+
+
+def _not_found(session_id: str) -> SessionNotFoundError:
+    return SessionNotFoundError(f"no chat session {session_id!r}; list sessions with GET /sessions")

@@ -1,0 +1,178 @@
+"""The chat contract: requests, responses, sessions and their settings, as the API shows them.
+
+Chat values use the camelCase JSON names of the HTTP contract (``sessionId``, ``noteId``);
+Python code uses the snake_case attribute names. Session settings keep the snake_case names
+they are documented under (``enable_rag``, ``rag_top_k``, ...).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+from pydantic.alias_generators import to_camel
+
+from notecite.ask_types import MAX_QUESTION_CHARS, ErrorInfo
+from notecite.config import AskSettings
+
+Role = Literal["user", "assistant"]
+MAX_TITLE_CHARS = 200
+MAX_SYSTEM_PROMPT_CHARS = 8000
+
+
+class _Camel(BaseModel):
+    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="forbid")
+
+
+class SessionSettings(BaseModel):
+    """How one session answers.
+
+    Attributes:
+        enable_rag: search the notes and cite them (False: plain chat with the model).
+        rag_top_k: at most this many chunks go into the prompt (1-10).
+        rag_threshold: a chunk's final score must reach this (0-1) to be used.
+        include_citations: show ``[N1]`` markers and the sources list.
+        model: the LLM provider for this session (None: the configured one).
+        system_prompt: replaces the default system prompt; citation rules are kept.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    enable_rag: bool = True
+    rag_top_k: int = Field(default=5, ge=1, le=10)
+    rag_threshold: float = Field(default=0.3, ge=0, le=1)
+    include_citations: bool = True
+    model: str | None = Field(default=None, min_length=1, max_length=100)
+    system_prompt: str | None = Field(default=None, max_length=MAX_SYSTEM_PROMPT_CHARS)
+
+    @classmethod
+    def defaults(cls, ask: AskSettings) -> SessionSettings:
+        """The settings of a new session: the calibrated threshold of the ask pipeline."""
+        return cls(rag_threshold=ask.final_threshold)
+
+
+class SessionSettingsPatch(BaseModel):
+    """A partial update of :class:`SessionSettings`; a field sent as null resets it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    enable_rag: bool | None = None
+    rag_top_k: int | None = Field(default=None, ge=1, le=10)
+    rag_threshold: float | None = Field(default=None, ge=0, le=1)
+    include_citations: bool | None = None
+    model: str | None = Field(default=None, min_length=1, max_length=100)
+    system_prompt: str | None = Field(default=None, max_length=MAX_SYSTEM_PROMPT_CHARS)
+
+    def apply(self, current: SessionSettings, defaults: SessionSettings) -> SessionSettings:
+        """``current`` with the fields that were sent; a null resets to ``defaults``."""
+        changes: dict[str, Any] = {}
+        for name in self.model_fields_set:
+            value = getattr(self, name)
+            changes[name] = getattr(defaults, name) if value is None else value
+        return SessionSettings.model_validate({**current.model_dump(), **changes})
+
+
+class ChatCitation(_Camel):
+    """A source the answer cites: ``cid`` is the marker in the answer text (``N1``)."""
+
+    cid: str
+    note_id: str = Field(description="vault/path of the note")
+    chunk_id: str
+    created_at: datetime | None = None
+    snippet: str
+    score: float
+
+
+class RetrievalMeta(_Camel):
+    """How the sources were found.
+
+    Attributes:
+        k: chunks given to the model.
+        strategy: the fusion strategy, or ``none`` when retrieval was off.
+        candidate_count: candidates that reached reranking.
+        rerank_count: candidates whose reranked score passed the threshold.
+        time_ms: wall time of retrieval, query condensing excluded.
+    """
+
+    k: int = 0
+    strategy: str = "none"
+    candidate_count: int = 0
+    rerank_count: int = 0
+    time_ms: float = 0.0
+
+
+class ChatMeta(_Camel):
+    """Model, retrieval figures, removed citations and the query that was searched."""
+
+    model: str
+    retrieval: RetrievalMeta = Field(default_factory=RetrievalMeta)
+    invalid_citations: int = 0
+    query: str = ""
+
+
+class ChatRequest(_Camel):
+    """One user message; without ``session_id`` a new session is started."""
+
+    message: str = Field(min_length=1, max_length=MAX_QUESTION_CHARS)
+    session_id: str | None = Field(default=None, max_length=100)
+    tenant_id: str | None = Field(default=None, max_length=100)
+    vaults: list[str] = Field(default_factory=list)
+    folders: list[str] = Field(default_factory=list)
+    stream: bool = False
+
+
+class ChatResponse(_Camel):
+    """The validated answer, the sources it cites, and how it was made."""
+
+    answer: str
+    citations: list[ChatCitation] = Field(default_factory=list)
+    session_id: str
+    meta: ChatMeta
+    error: ErrorInfo | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON body of the contract (``error`` only when something failed)."""
+        body: dict[str, Any] = self.model_dump(mode="json", by_alias=True)
+        if self.error is None:
+            body.pop("error")
+        return body
+
+
+class StoredMessage(_Camel):
+    """A message of a session as kept in the store."""
+
+    id: int
+    role: Role
+    content: str
+    citations: list[ChatCitation] = Field(default_factory=list)
+    meta: ChatMeta | None = None
+    error: ErrorInfo | None = None
+    created_at: datetime
+
+
+class NewMessage(_Camel):
+    """A message to append to a session."""
+
+    role: Role
+    content: str
+    citations: list[ChatCitation] = Field(default_factory=list)
+    meta: ChatMeta | None = None
+    error: ErrorInfo | None = None
+
+
+class ChatSession(_Camel):
+    """A conversation: its title, settings and size."""
+
+    id: str
+    title: str
+    settings: SessionSettings
+    created_at: datetime
+    updated_at: datetime
+    message_count: int = 0
+
+
+class SessionDetail(ChatSession):
+    """A session with its messages, oldest first."""
+
+    messages: list[StoredMessage] = Field(default_factory=list)

@@ -1,0 +1,42 @@
+"""`notecite serve`: the HTTP API on uvicorn."""
+
+from __future__ import annotations
+
+import click
+
+from notecite.cli.state import CliState, pass_state
+
+
+@click.command("serve")
+@click.option("--host", help="Address to bind (default: server.host, 127.0.0.1).")
+@click.option(
+    "--port", type=click.IntRange(1, 65535), help="Port to listen on (default: server.port, 8765)."
+)
+@pass_state
+def serve_command(state: CliState, host: str | None, port: int | None) -> None:
+    """Serve the HTTP API (OpenAPI docs at /docs) until Ctrl+C.
+
+    Binding to anything but loopback needs an API key in server.api_keys; clients then send
+    'Authorization: Bearer KEY'.
+    """
+    import uvicorn
+
+    from notecite.api import create_app
+    from notecite.api.security import is_loopback_host
+
+    settings = state.settings
+    bind_host = host or settings.server.host
+    bind_port = port or settings.server.port
+    if not is_loopback_host(bind_host) and not settings.server.api_keys:
+        raise click.UsageError(
+            f"refusing to serve on {bind_host}, which is not loopback, without an API key: "
+            "set server.api_keys (e.g. NOTECITE_SERVER__API_KEYS='[\"a-long-secret\"]') "
+            "or bind to 127.0.0.1"
+        )
+    click.echo(f"notecite API on http://{bind_host}:{bind_port} (docs at /docs)", err=True)
+    uvicorn.run(
+        create_app(settings),
+        host=bind_host,
+        port=bind_port,
+        log_level="debug" if state.debug else "info",
+    )

@@ -1,0 +1,1 @@
+"""Evaluation of retrieval on BEIR-format data."""

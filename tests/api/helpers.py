@@ -1,0 +1,78 @@
+"""Helpers of the API tests: a running app in-process, indexing through the API, SSE parsing."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from http.server import BaseHTTPRequestHandler
+from pathlib import Path
+from typing import Any
+
+import anyio
+import httpx
+
+from notecite.api import create_app
+from notecite.config import Settings
+from tests.generate.servers import chat_completion, send_json, send_lines, sse_events
+
+BASE_URL = "http://notecite.test"
+
+
+@asynccontextmanager
+async def running(settings: Settings) -> AsyncIterator[httpx.AsyncClient]:
+    """The app of ``settings``, started (lifespan) and reached through ASGITransport."""
+    app = create_app(settings)
+    async with app.router.lifespan_context(app):
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url=BASE_URL) as client:
+            yield client
+
+
+async def add_and_index(client: httpx.AsyncClient, name: str, path: Path) -> dict[str, Any]:
+    """Register ``path`` as vault ``name``, index it through the API, return the final status."""
+    created = await client.post("/vaults", json={"name": name, "path": str(path)})
+    assert created.status_code == 201, created.text
+    started = await client.post(f"/vaults/{name}/index")
+    assert started.status_code == 202, started.text
+    return await wait_for_index(client, name)
+
+
+async def wait_for_index(client: httpx.AsyncClient, name: str) -> dict[str, Any]:
+    """Poll the vault's index status until the run is over; return the last status."""
+    with anyio.fail_after(20):
+        while True:
+            status = (await client.get(f"/vaults/{name}/index")).json()
+            if status["state"] != "running":
+                return dict(status)
+            await anyio.sleep(0.02)
+
+
+def parse_sse(text: str) -> list[tuple[str, Any]]:
+    """``(event, data)`` pairs of a text/event-stream body."""
+    events = []
+    for block in re.split(r"\r?\n\r?\n", text.strip()):
+        name, data = "message", []
+        for line in block.splitlines():
+            if line.startswith("event:"):
+                name = line[6:].strip()
+            elif line.startswith("data:"):
+                data.append(line[5:].strip())
+        if data:
+            events.append((name, json.loads("\n".join(data))))
+    return events
+
+
+def scripted_openai(content: str) -> Callable[[BaseHTTPRequestHandler, Any, int], None]:
+    """A responder of :class:`tests.generate.servers.LoopbackServer` that speaks the
+    OpenAI chat-completions protocol and always answers ``content`` (streamed when asked)."""
+
+    def respond(handler: BaseHTTPRequestHandler, body: Any, number: int) -> None:
+        if body.get("stream"):
+            pieces = re.split(r"(?<= )", content)
+            send_lines(handler, sse_events(pieces), "text/event-stream")
+        else:
+            send_json(handler, chat_completion(content))
+
+    return respond

@@ -1,0 +1,120 @@
+"""/health, /ask, /search, the OpenAPI document, and the shared error shape."""
+
+from __future__ import annotations
+
+from http.server import BaseHTTPRequestHandler
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from notecite import load_settings
+from tests.api.helpers import add_and_index, running
+from tests.generate.servers import LoopbackServer, hold
+
+pytestmark = pytest.mark.anyio
+
+
+def assert_error(response: httpx.Response, status: int, type_: str) -> str:
+    """The response has ``status`` and the body ``{"error": {"type", "message"}}``."""
+    assert response.status_code == status, response.text
+    body = response.json()
+    assert set(body) == {"error"}
+    assert set(body["error"]) == {"type", "message"}
+    assert body["error"]["type"] == type_
+    return str(body["error"]["message"])
+
+
+async def test_health_needs_nothing(client: httpx.AsyncClient) -> None:
+    response = await client.get("/health")
+    assert response.status_code == 200
+    assert response.json()["status"] == "ok"
+
+
+async def test_the_openapi_document_lists_every_route(client: httpx.AsyncClient) -> None:
+    paths = (await client.get("/openapi.json")).json()["paths"]
+    for path in ("/health", "/ask", "/search", "/chat", "/vaults", "/vaults/{name}/index"):
+        assert path in paths
+    assert "/sessions/{session_id}/settings" in paths
+    assert (await client.get("/docs")).status_code == 200
+
+
+async def test_ask_answers_with_references(indexed: httpx.AsyncClient) -> None:
+    response = await indexed.post(
+        "/ask", json={"question": "What is the Apollo budget?", "debug": True}
+    )
+    assert response.status_code == 200, response.text
+    body = response.json()
+    assert "40000 euros" in body["answer"]
+    assert body["references"][0]["rel_path"] == "projects/apollo.md"
+    assert body["debug"]["retrieved_chunks"]
+    assert body["error"] is None
+
+
+async def test_search_returns_scored_chunks(indexed: httpx.AsyncClient) -> None:
+    response = await indexed.post(
+        "/search", json={"query": "tomatoes compost", "vaults": ["notes"], "k": 2}
+    )
+    assert response.status_code == 200, response.text
+    results = response.json()["results"]
+    assert len(results) <= 2
+    assert results[0]["rel_path"] == "home/garden.md"
+    assert {"score", "score_vector", "score_bm25", "heading_path", "chunk_id"} <= set(results[0])
+
+
+async def test_a_question_over_2000_characters_is_a_422(client: httpx.AsyncClient) -> None:
+    message = assert_error(
+        await client.post("/ask", json={"question": "why " * 501}), 422, "ValidationError"
+    )
+    assert "question" in message
+    assert_error(await client.post("/search", json={"query": "x" * 2001}), 422, "ValidationError")
+
+
+async def test_bad_json_and_unknown_fields_are_a_422(client: httpx.AsyncClient) -> None:
+    bad = await client.post(
+        "/ask", content=b'{"question": ', headers={"content-type": "application/json"}
+    )
+    assert "not valid JSON" in assert_error(bad, 422, "ValidationError")
+    assert_error(
+        await client.post("/ask", json={"question": "q", "colour": "red"}), 422, "ValidationError"
+    )
+
+
+async def test_unknown_vaults_and_routes_are_a_404(indexed: httpx.AsyncClient) -> None:
+    message = assert_error(
+        await indexed.post("/ask", json={"question": "budget?", "vaults": ["nope"]}),
+        404,
+        "NotFoundError",
+    )
+    assert "known vaults: notes" in message
+    assert_error(
+        await indexed.post("/search", json={"query": "budget", "vaults": ["nope"]}),
+        404,
+        "NotFoundError",
+    )
+    assert_error(await indexed.get("/no/such/route"), 404, "NotFoundError")
+
+
+async def test_an_llm_timeout_is_a_504_that_still_has_the_references(
+    tmp_path: Path, notes_dir: Path
+) -> None:
+    def respond(handler: BaseHTTPRequestHandler, body: Any, number: int) -> None:
+        hold(handler)
+
+    with LoopbackServer(respond) as server:
+        settings = load_settings(
+            home=tmp_path / "slow",
+            embedder={"name": "hash"},
+            llm="openai",
+            generation={"base_url": server.url + "/v1", "timeout_s": 0.3, "retries": 0},
+            ask={"folder_ranking": False},
+        )
+        async with running(settings) as client:
+            await add_and_index(client, "notes", notes_dir)
+            response = await client.post("/ask", json={"question": "What is the Apollo budget?"})
+    assert response.status_code == 504, response.text
+    body = response.json()
+    assert body["error"]["type"] == "LLMTimeoutError"
+    assert "timed out" in body["error"]["message"]
+    assert body["references"]

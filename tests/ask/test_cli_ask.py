@@ -1,0 +1,117 @@
+"""`notecite ask` through click's runner, on a real home folder and the two test vaults."""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Protocol
+
+import pytest
+from click.testing import CliRunner, Result
+
+from notecite.ask_types import AskResponse
+from notecite.cli.main import cli
+from tests.ask.notes import HOME_VAULT, WORK_VAULT
+from tests.helpers import write_files
+
+APOLLO = "When is the Apollo launch scheduled?"
+
+
+@pytest.fixture(autouse=True)
+def _restore_logging() -> Iterator[None]:
+    """The CLI root configures logging to the runner's (temporary) stderr; undo that."""
+    root = logging.getLogger()
+    handlers, level = root.handlers[:], root.level
+    yield
+    root.handlers[:] = handlers
+    root.setLevel(level)
+
+
+class Run(Protocol):
+    def __call__(self, *args: str, code: int = 0) -> Result: ...
+
+
+@pytest.fixture
+def run(tmp_path: Path) -> Run:
+    runner = CliRunner()
+    home = tmp_path / "home"
+
+    def invoke(*args: str, code: int = 0) -> Result:
+        result = runner.invoke(cli, ["--home", str(home), "--embedder", "hash", *args], env={})
+        assert result.exit_code == code, (result.output, result.exception)
+        return result
+
+    invoke("vault", "add", "v1", str(write_files(tmp_path / "work", WORK_VAULT)))
+    invoke("vault", "add", "v2", str(write_files(tmp_path / "home-notes", HOME_VAULT)))
+    invoke("index")
+    return invoke
+
+
+def test_ask_json_prints_the_ask_response(run: Run) -> None:
+    result = run("ask", APOLLO, "--json", "--llm", "extractive")
+    response = AskResponse.model_validate(json.loads(result.stdout))
+    assert not response.abstained
+    assert "March 14" in response.answer
+    assert ("v1", "projects/work/apollo.md", "# Apollo > ## Launch") in {
+        (r.vault, r.rel_path, r.heading_path) for r in response.references
+    }
+    assert response.debug is None
+
+
+def test_ask_json_with_debug_includes_the_candidates(run: Run) -> None:
+    result = run("ask", APOLLO, "--json", "--debug", "--llm", "extractive", "-k", "3")
+    response = AskResponse.model_validate(json.loads(result.stdout))
+    assert response.debug is not None
+    assert response.debug.k == 3
+    assert response.debug.retrieved_chunks
+    assert sum(c.kept for c in response.debug.retrieved_chunks) <= 3
+
+
+def test_ask_prints_the_answer_and_numbered_references(run: Run) -> None:
+    result = run("ask", APOLLO, "--llm", "extractive")
+    response = AskResponse.model_validate(
+        json.loads(run("ask", APOLLO, "--json", "--llm", "extractive").stdout)
+    )
+    lines = result.stdout.splitlines()
+    assert response.answer in lines
+    assert "References:" in lines
+    for number, ref in enumerate(response.references, start=1):
+        assert f"[N{number}] {ref.vault}/{ref.rel_path} > {ref.heading_path}" in lines
+    assert "[N1] v1/projects/work/apollo.md > # Apollo > ## Launch" in lines
+
+
+def test_ask_scopes_by_vault_and_folder(run: Run) -> None:
+    args = ["espresso machine kitchen", "--vault", "v2", "--folder", "meetings", "--json"]
+    result = run("ask", *args, "--llm", "extractive")
+    response = AskResponse.model_validate(json.loads(result.stdout))
+    assert [(r.vault, r.rel_path) for r in response.references] == [("v2", "meetings/retro.md")]
+
+
+def test_ask_with_file_section_citations(run: Run) -> None:
+    result = run("ask", APOLLO, "--citation-style", "file_section", "--llm", "extractive")
+    assert "[File: projects/work/apollo.md, Section: # Apollo > ## Launch]" in result.stdout
+
+
+def test_ask_reports_an_abstention(run: Run) -> None:
+    result = run("ask", "what is it?", "--llm", "extractive")
+    assert "(abstained: ambiguous_question)" in result.stdout
+    assert "References:" not in result.stdout
+
+
+def test_ask_debug_prints_candidates_and_timings(run: Run) -> None:
+    result = run("ask", APOLLO, "--debug", "--llm", "extractive")
+    assert "Candidates (rank, final, vector, lexical, kept, cited):" in result.stdout
+    assert "timings ms: embed" in result.stdout
+
+
+def test_ask_an_unknown_vault_exits_with_the_known_ones(run: Run) -> None:
+    result = run("ask", APOLLO, "--vault", "nope", code=1)
+    assert "unknown vault 'nope'; known vaults: v1, v2" in result.output
+
+
+def test_ask_has_help(run: Run) -> None:
+    text = run("ask", "--help").output
+    for option in ("--vault", "--folder", "--detail", "-k", "--json", "--llm", "--citation-style"):
+        assert option in text

@@ -1,0 +1,179 @@
+"""Engine.chat end to end on a real index: history, condensing, settings, citations, failures."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from notecite import Engine
+from notecite.chat import (
+    ChatRequest,
+    SessionNotFoundError,
+    Sessions,
+    SessionSettings,
+    SessionStore,
+    TenantNotFoundError,
+)
+from notecite.chat.types import SessionSettingsPatch
+from notecite.generate.citations import FALLBACK_ANSWER
+from tests.chat.conftest import MakeEngine
+from tests.chat.providers import ScriptedLLM
+
+SessionsOf = Callable[[Engine], SessionStore]
+
+
+def test_a_first_message_starts_a_session_and_stores_both_messages(
+    make_engine: MakeEngine, sessions_of: SessionsOf
+) -> None:
+    engine = make_engine()
+    response = engine.chat(ChatRequest(message="What is the Apollo budget?"))
+
+    assert "40000 euros" in response.answer
+    assert response.citations
+    assert response.citations[0].note_id == "notes/projects/apollo.md"
+    assert response.meta.model == "extractive"
+    assert response.meta.retrieval.k >= 1
+    assert response.meta.retrieval.candidate_count >= response.meta.retrieval.rerank_count >= 1
+    store = sessions_of(engine)
+    session = store.get_session(response.session_id)
+    assert session is not None
+    assert session.title == "What is the Apollo budget?"
+    user, assistant = store.messages(response.session_id)
+    assert (user.role, user.content) == ("user", "What is the Apollo budget?")
+    assert assistant.content.startswith(response.answer)
+    assert "\n\n---\n**Sources:**\n- [" in assistant.content
+    assert assistant.citations == response.citations
+
+
+def test_history_goes_into_the_prompt_without_old_citation_ids(make_engine: MakeEngine) -> None:
+    llm = ScriptedLLM(
+        "The Apollo launch is on March 14 [N1].",
+        "The budget is 40000 euros [N1].",
+        rewrite="What is the Apollo budget?",
+    )
+    engine = make_engine(llm=llm)
+    first = engine.chat(ChatRequest(message="When is the Apollo launch?"))
+    second = engine.chat(ChatRequest(message="And its budget?", session_id=first.session_id))
+
+    assert second.session_id == first.session_id
+    assert second.meta.query == "What is the Apollo budget?"
+    last = llm.answer_calls[-1]
+    roles = [m.role for m in last.messages]
+    assert roles == ["system", "user", "assistant", "user"]
+    assert last.messages[1].content == "When is the Apollo launch?"
+    assert last.messages[2].content == "The Apollo launch is on March 14."  # no [N1], no sources
+    assert "Question: What is the Apollo budget?" in last.messages[3].content
+    assert "Budget" in second.citations[0].snippet
+
+
+def test_only_the_last_n_turns_go_into_the_prompt(make_engine: MakeEngine) -> None:
+    llm = ScriptedLLM("Apollo launches on March 14 [N1].", rewrite="When is the Apollo launch?")
+    engine = make_engine(llm=llm, chat={"history_turns": 2})
+    session_id = None
+    for number in range(4):
+        reply = engine.chat(
+            ChatRequest(message=f"Apollo launch question {number}?", session_id=session_id)
+        )
+        session_id = reply.session_id
+    history = [m.content for m in llm.answer_calls[-1].messages[1:-1] if m.role == "user"]
+    assert history == ["Apollo launch question 1?", "Apollo launch question 2?"]
+
+
+def test_the_extractive_provider_condenses_by_joining_the_previous_question(
+    make_engine: MakeEngine,
+) -> None:
+    engine = make_engine()
+    first = engine.chat(ChatRequest(message="When is the Apollo launch?"))
+    second = engine.chat(
+        ChatRequest(message="And what about its budget?", session_id=first.session_id)
+    )
+    assert second.meta.query == "When is the Apollo launch? And what about its budget?"
+    assert "40000 euros" in second.answer
+
+
+def test_session_settings_steer_retrieval_and_the_prompt(
+    make_engine: MakeEngine, sessions_of: SessionsOf
+) -> None:
+    llm = ScriptedLLM("Apollo launches on March 14 [N1].")
+    engine = make_engine(llm=llm)
+    store = sessions_of(engine)
+    service_defaults = engine.settings.ask.final_threshold
+    sessions = Sessions(store, SessionSettings.defaults(engine.settings.ask))
+    session = sessions.create(
+        "custom",
+        SessionSettingsPatch(rag_top_k=1, system_prompt="You are a terse pirate."),
+    )
+    assert session.settings.rag_threshold == service_defaults
+    reply = engine.chat(
+        ChatRequest(message="When is the Apollo launch?", session_id=session.id), sessions=store
+    )
+    assert reply.meta.retrieval.k == 1
+    system = llm.answer_calls[-1].messages[0].content
+    assert system.startswith("You are a terse pirate.")
+    assert "[N1]" in system  # the citation rules stay
+
+    sessions.update_settings(session.id, SessionSettingsPatch(rag_threshold=1.0))
+    calls = len(llm.answer_calls)
+    reply = engine.chat(
+        ChatRequest(message="When is the Apollo launch?", session_id=session.id), sessions=store
+    )
+    assert (reply.answer, reply.citations) == (FALLBACK_ANSWER, [])
+    assert len(llm.answer_calls) == calls  # nothing passed: the model is not asked
+
+
+def test_rag_off_is_plain_chat_and_citations_off_hides_them(
+    make_engine: MakeEngine, sessions_of: SessionsOf
+) -> None:
+    llm = ScriptedLLM("Hello there [N1].")
+    engine = make_engine(llm=llm)
+    store = sessions_of(engine)
+    sessions = Sessions(store, SessionSettings.defaults(engine.settings.ask))
+    plain = sessions.create("plain", SessionSettingsPatch(enable_rag=False))
+    reply = engine.chat(ChatRequest(message="Hi!", session_id=plain.id), sessions=store)
+    assert reply.answer == "Hello there."
+    assert reply.meta.invalid_citations == 1
+    assert reply.meta.retrieval.strategy == "none"
+    assert reply.citations == []
+    assert llm.answer_calls[-1].sources == ()
+
+    quiet = sessions.create("quiet", SessionSettingsPatch(include_citations=False))
+    llm.answers = ["The Apollo launch is on March 14 [N1]."]
+    reply = engine.chat(
+        ChatRequest(message="When is the Apollo launch?", session_id=quiet.id), sessions=store
+    )
+    assert (reply.answer, reply.citations) == ("The Apollo launch is on March 14.", [])
+    stored = store.messages(quiet.id)[-1].content
+    assert "**Sources:**" not in stored
+
+
+def test_an_llm_failure_keeps_the_sources_and_is_stored_with_its_error(
+    make_engine: MakeEngine, sessions_of: SessionsOf
+) -> None:
+    llm = ScriptedLLM(error="LLM server at http://127.0.0.1:9/v1/chat/completions timed out")
+    engine = make_engine(llm=llm)
+    reply = engine.chat(ChatRequest(message="When is the Apollo launch?"))
+    assert reply.error is not None
+    assert reply.error.type == "LLMTimeoutError"
+    assert reply.citations
+    assert reply.answer.startswith("The language model failed")
+    stored = sessions_of(engine).messages(reply.session_id)[-1]
+    assert stored.error == reply.error
+
+
+def test_unknown_sessions_and_tenants_are_refused(make_engine: MakeEngine) -> None:
+    engine = make_engine()
+    with pytest.raises(SessionNotFoundError):
+        engine.chat(ChatRequest(message="When?", session_id="no-such-session"))
+    with pytest.raises(TenantNotFoundError):
+        engine.chat(ChatRequest(message="When?", tenant_id="acme"))
+
+
+def test_tokens_stream_before_the_validated_answer(make_engine: MakeEngine) -> None:
+    llm = ScriptedLLM("The Apollo launch is on March 14 [N1][N9].")
+    engine = make_engine(llm=llm)
+    pieces: list[str] = []
+    reply = engine.chat(ChatRequest(message="When is the Apollo launch?"), on_token=pieces.append)
+    assert "".join(pieces) == "The Apollo launch is on March 14 [N1][N9]."
+    assert reply.answer == "The Apollo launch is on March 14 [N1]."
+    assert reply.meta.invalid_citations == 1

@@ -1,0 +1,70 @@
+"""The ``local`` provider (llama.cpp in-process) answering one ask with SmolLM2-135M."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from notecite import Engine, load_settings
+from notecite.ask_types import AskRequest
+from notecite.config import GenerationSettings
+from notecite.errors import LLMError
+from notecite.generate.base import ChatMessage, GenerationRequest
+from notecite.generate.local import LocalLLM
+from tests.ask.notes import build_vaults
+
+HELLO = GenerationRequest(messages=(ChatMessage("user", "hi"),), max_tokens=4)
+
+
+@pytest.mark.slow
+def test_an_ask_with_the_local_provider_keeps_the_contract(tmp_path: Path) -> None:
+    settings = load_settings(
+        home=tmp_path / "home",
+        embedder={"name": "hash"},
+        llm="local",
+        generation={
+            "model": "smollm2",
+            "threads": 2,
+            "max_tokens": 48,
+            "context_size": 2048,
+            "temperature": 0.0,
+        },
+        ask={"folder_ranking": False},
+    )
+    pieces: list[str] = []
+    with Engine(settings) as engine:
+        build_vaults(engine, tmp_path)
+        request = AskRequest(
+            question="What does the Apollo launch depend on?",
+            folders=["v1/projects/work"],
+            k=3,
+            debug=True,
+        )
+        response = engine.ask(request, on_token=pieces.append)
+
+    assert response.error is None
+    assert response.debug is not None
+    assert response.debug.llm == "local"
+    assert response.references
+    assert "".join(pieces).strip()
+    kept = sum(c.kept for c in response.debug.retrieved_chunks)
+    cited = {int(n) for n in re.findall(r"\[N(\d+)\]", response.answer)}
+    assert cited <= set(range(1, kept + 1))
+    if response.abstained:
+        assert response.abstain_reason == "insufficient_information"
+
+
+def test_an_unknown_local_model_is_an_llm_error_naming_the_choices(tmp_path: Path) -> None:
+    llm = LocalLLM(GenerationSettings(model="gpt-17"), tmp_path)
+    assert (llm.name, llm.model_id) == ("local", "gpt-17")
+    with pytest.raises(LLMError, match="unknown local model 'gpt-17'"):
+        list(llm.stream(HELLO))
+
+
+def test_a_missing_model_file_is_an_llm_error(tmp_path: Path) -> None:
+    llm = LocalLLM(GenerationSettings(model_path=tmp_path / "missing.gguf"), tmp_path)
+    assert llm.model_id == "missing.gguf"
+    with pytest.raises(LLMError, match="model file not found"):
+        llm.generate(HELLO)

@@ -1,0 +1,45 @@
+"""Time-hint parsing table."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from notecite.retrieve.timehints import parse_time_hint
+
+NOW = datetime(2026, 11, 22, 15, 30, tzinfo=UTC)
+
+
+def d(year: int, month: int, day: int) -> datetime:
+    return datetime(year, month, day, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(
+    ("question", "since", "until"),
+    [
+        ("what did I write today", d(2026, 11, 22), d(2026, 11, 23)),
+        ("notes from yesterday", d(2026, 11, 21), d(2026, 11, 22)),
+        ("meetings last week", d(2026, 11, 8), d(2026, 11, 23)),
+        ("what happened last month", d(2026, 10, 1), d(2026, 11, 1)),
+        ("goals this year", d(2026, 1, 1), d(2026, 11, 23)),
+        ("what did we decide last year", d(2025, 1, 1), d(2026, 1, 1)),
+        ("the standup in March 2024", d(2024, 3, 1), d(2024, 4, 1)),
+        ("retro in dec 2025", d(2025, 12, 1), d(2026, 1, 1)),
+        ("anything since 2023", d(2023, 1, 1), None),
+        ("projects after 2023", d(2024, 1, 1), None),
+        ("old notes before 2020", None, d(2020, 1, 1)),
+        ("what happened in 2024", d(2024, 1, 1), d(2025, 1, 1)),
+    ],
+)
+def test_time_hints(question: str, since: datetime | None, until: datetime | None) -> None:
+    hint = parse_time_hint(question, NOW)
+    assert hint is not None
+    assert (hint.since, hint.until) == (since, until)
+
+
+@pytest.mark.parametrize(
+    "question", ["when is the atlas launch", "what may happen", "list 2024 budget lines"]
+)
+def test_no_hint_means_no_date_filter(question: str) -> None:
+    assert parse_time_hint(question, NOW) is None
