@@ -20,8 +20,9 @@ MakeVault = Callable[..., Path]
 
 
 def hash_settings(home: Path, **overrides: Any) -> Settings:
-    """Settings of a fresh home that use the deterministic ``hash`` embedder."""
+    """Settings of a fresh home with the ``hash`` embedder and the ``extractive`` LLM."""
     overrides.setdefault("embedder", {"name": "hash"})
+    overrides.setdefault("llm", "extractive")
     return load_settings(home=home, **overrides)
 
 

@@ -96,8 +96,8 @@ class GenerationSettings(_Section):
 class AskSettings(_Section):
     """The ask pipeline's knobs; thresholds are calibrated for the bundled embedder."""
 
-    vector_threshold: float = Field(default=0.25, ge=0, le=1)
-    final_threshold: float = Field(default=0.3, ge=0, le=1)
+    vector_threshold: float = Field(default=0.27, ge=0, le=1)
+    final_threshold: float = Field(default=0.26, ge=0, le=1)
     hits_per_scope: int = Field(default=15, ge=1, le=200)
     max_candidates: int = Field(default=200, ge=1, le=2000)
     k_min: int = Field(default=3, ge=1)

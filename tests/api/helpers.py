@@ -76,3 +76,13 @@ def scripted_openai(content: str) -> Callable[[BaseHTTPRequestHandler, Any, int]
             send_json(handler, chat_completion(content))
 
     return respond
+
+
+def assert_error(response: httpx.Response, status: int, type_: str) -> str:
+    """The response has ``status`` and the body ``{"error": {"type", "message"}}``."""
+    assert response.status_code == status, response.text
+    body = response.json()
+    assert set(body) == {"error"}
+    assert set(body["error"]) == {"type", "message"}
+    assert body["error"]["type"] == type_
+    return str(body["error"]["message"])

@@ -10,20 +10,10 @@ import httpx
 import pytest
 
 from notecite import load_settings
-from tests.api.helpers import add_and_index, running
+from tests.api.helpers import add_and_index, assert_error, running
 from tests.generate.servers import LoopbackServer, hold
 
 pytestmark = pytest.mark.anyio
-
-
-def assert_error(response: httpx.Response, status: int, type_: str) -> str:
-    """The response has ``status`` and the body ``{"error": {"type", "message"}}``."""
-    assert response.status_code == status, response.text
-    body = response.json()
-    assert set(body) == {"error"}
-    assert set(body["error"]) == {"type", "message"}
-    assert body["error"]["type"] == type_
-    return str(body["error"]["message"])
 
 
 async def test_health_needs_nothing(client: httpx.AsyncClient) -> None:

@@ -7,8 +7,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.api.helpers import wait_for_index
-from tests.api.test_ask_search import assert_error
+from tests.api.helpers import assert_error, wait_for_index
 from tests.chat.notes import NOTES
 
 pytestmark = pytest.mark.anyio

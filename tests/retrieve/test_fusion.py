@@ -15,8 +15,8 @@ def test_min_max_of_equal_scores_is_one() -> None:
     assert min_max({1: -7.0, 2: -7.0}) == {1: 1.0, 2: 1.0}
 
 
-def test_ranks_descending_with_ties_by_key() -> None:
-    assert ranks({5: 0.2, 3: 0.9, 4: 0.2}) == {3: 1, 4: 2, 5: 3}
+def test_ranks_descending_with_shared_ranks_for_ties() -> None:
+    assert ranks({5: 0.2, 3: 0.9, 4: 0.2, 6: 0.1}) == {3: 1, 4: 2, 5: 2, 6: 4}
 
 
 def test_weighted_never_adds_raw_bm25() -> None:
@@ -41,6 +41,16 @@ def test_rrf_sums_reciprocal_ranks() -> None:
     assert fused[2] == pytest.approx(1 / 62 + 1 / 61)
     assert fused[3] == pytest.approx(1 / 62)
     assert max(fused, key=fused.__getitem__) == 2
+
+
+def test_rrf_recency_breaks_ties_only() -> None:
+    weights = FusionWeights(recency=0.15)
+    # 1 leads both lists, 2 is newer: recency must not overturn a double first place.
+    fused = fuse("rrf", {1: 0.9, 2: 0.8}, {1: 5.0, 2: 4.0}, {1: 0.1, 2: 1.0}, weights)
+    assert fused[1] > fused[2]
+    # Equal on both lists: the newer note wins.
+    tied = fuse("rrf", {1: 0.5, 2: 0.5}, {1: 3.0, 2: 3.0}, {1: 0.1, 2: 1.0}, weights)
+    assert tied[2] > tied[1]
 
 
 def test_vector_lexical_ranks_by_cosine_only() -> None:

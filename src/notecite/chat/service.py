@@ -32,13 +32,13 @@ from notecite.errors import LLMError
 from notecite.generate.base import LLM, ChatMessage, GenerationRequest
 from notecite.generate.citations import FALLBACK_ANSWER
 from notecite.generate.failures import failure_type
+from notecite.pipeline import LLM_FAILED_ANSWER
 
 logger = logging.getLogger(__name__)
 
 TokenCallback = Callable[[str], None]
 LLMProvider = Callable[[str | None], LLM]
 
-LLM_FAILED_ANSWER = "The language model failed, so here are the most relevant notes instead."
 SNIPPET_CHARS = 300
 
 

@@ -19,6 +19,7 @@ from notecite.config import AskSettings
 Role = Literal["user", "assistant"]
 MAX_TITLE_CHARS = 200
 MAX_SYSTEM_PROMPT_CHARS = 8000
+_CALIBRATED_THRESHOLD: float = AskSettings.model_fields["final_threshold"].default
 
 
 class _Camel(BaseModel):
@@ -41,7 +42,7 @@ class SessionSettings(BaseModel):
 
     enable_rag: bool = True
     rag_top_k: int = Field(default=5, ge=1, le=10)
-    rag_threshold: float = Field(default=0.3, ge=0, le=1)
+    rag_threshold: float = Field(default=_CALIBRATED_THRESHOLD, ge=0, le=1)
     include_citations: bool = True
     model: str | None = Field(default=None, min_length=1, max_length=100)
     system_prompt: str | None = Field(default=None, max_length=MAX_SYSTEM_PROMPT_CHARS)

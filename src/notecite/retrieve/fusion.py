@@ -36,9 +36,16 @@ def min_max(scores: Mapping[int, float]) -> dict[int, float]:
 
 
 def ranks(scores: Mapping[int, float]) -> dict[int, int]:
-    """1-based rank of each key by descending score (ties broken by key)."""
+    """1-based competition rank of each key by descending score (equal scores share a rank)."""
     ordered = sorted(scores, key=lambda key: (-scores[key], key))
-    return {key: rank for rank, key in enumerate(ordered, start=1)}
+    result: dict[int, int] = {}
+    previous: float | None = None
+    rank = 0
+    for position, key in enumerate(ordered, start=1):
+        if previous is None or scores[key] != previous:
+            rank, previous = position, scores[key]
+        result[key] = rank
+    return result
 
 
 def fuse(
@@ -55,14 +62,11 @@ def fuse(
     if strategy == "bm25":
         return {key: bm25[key] for key in keys if key in bm25}
     if strategy == "rrf":
-        vector_rank, bm25_rank = ranks(vector), ranks(bm25)
-        recency_part = {
-            key: weights.recency * recency.get(key, 0.5) / (weights.rrf_k + 1) for key in keys
-        }
+        # Recency is a third ranked list, weighted so that it breaks near-ties only.
+        lists = [(1.0, ranks(vector)), (1.0, ranks(bm25))]
+        lists.append((weights.recency, ranks({key: recency.get(key, 0.5) for key in keys})))
         return {
-            key: sum(1.0 / (weights.rrf_k + r[key]) for r in (vector_rank, bm25_rank) if key in r)
-            + recency_part[key]
-            for key in keys
+            key: sum(w / (weights.rrf_k + r[key]) for w, r in lists if key in r) for key in keys
         }
     if strategy == "weighted":
         v = min_max({key: vector.get(key, 0.0) for key in keys})

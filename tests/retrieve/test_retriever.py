@@ -1,0 +1,84 @@
+"""The Retriever through the Engine: doc-type weights, time hints, strategies."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from notecite import Engine, Settings
+from notecite.ask_types import AskRequest
+from notecite.retrieve.folders import Scope
+from notecite.retrieve.retriever import Retriever, recency_score
+
+NOTES = {
+    "photos/kayak.md": "---\ntitle: Kayak trip\ntype: photo\ndate: 2025-06-01\n---\n"
+    "# Kayak trip\nThe kayak trip on the lake was calm and sunny.\n",
+    "projects/kayak.md": "---\ntitle: Kayak plan\ntype: project\ndate: 2025-06-01\n---\n"
+    "# Kayak plan\nThe kayak trip on the lake was calm and sunny.\n",
+    "meetings/march.md": "---\ntitle: Budget review\ndate: 2024-03-12\n---\n"
+    "# Budget review\nWe reviewed the marketing budget for the spring campaign.\n",
+    "meetings/june.md": "---\ntitle: Budget review\ndate: 2025-06-20\n---\n"
+    "# Budget review\nWe reviewed the marketing budget for the summer campaign.\n",
+}
+
+
+@pytest.fixture
+def indexed(engine: Engine, make_vault: Callable[..., Path]) -> Engine:
+    engine.add_vault("v", make_vault(NOTES))
+    engine.index()
+    return engine
+
+
+def test_doc_type_weight_orders_equal_text(indexed: Engine) -> None:
+    response = indexed.ask(AskRequest(question="kayak trip on the lake", debug=True))
+    assert response.debug is not None
+    paths = [c.rel_path for c in response.debug.retrieved_chunks]
+    assert paths.index("projects/kayak.md") < paths.index("photos/kayak.md")
+
+
+def test_time_hint_filters_by_note_date(indexed: Engine) -> None:
+    response = indexed.ask(AskRequest(question="marketing budget review in March 2024", debug=True))
+    assert response.debug is not None
+    paths = {c.rel_path for c in response.debug.retrieved_chunks}
+    assert paths == {"meetings/march.md"}
+    assert any("time hint" in note for note in response.debug.notes)
+
+
+def test_no_time_hint_keeps_old_notes(indexed: Engine) -> None:
+    response = indexed.ask(AskRequest(question="marketing budget review", debug=True))
+    assert response.debug is not None
+    paths = {c.rel_path for c in response.debug.retrieved_chunks}
+    assert {"meetings/march.md", "meetings/june.md"} <= paths
+
+
+@pytest.mark.parametrize("strategy", ["weighted", "rrf", "vector_lexical", "vector", "bm25"])
+def test_every_strategy_ranks_the_matching_note_first(indexed: Engine, strategy: str) -> None:
+    vault = indexed.vault("v")
+    retriever = Retriever(
+        indexed.store, indexed.embedder.model_id, indexed.retrieval_options(strategy)
+    )
+    question = "spring campaign budget"
+    retrieval = retriever.retrieve(
+        question, indexed.embedder.embed_query(question), [Scope(vault, "", 1.0)], 10
+    )
+    assert retrieval.candidates[0].chunk.rel_path == "meetings/march.md"
+    assert all(a.final >= b.final for a, b in zip(retrieval.candidates, retrieval.candidates[1:]))
+
+
+def test_strategy_is_configurable(settings: Settings) -> None:
+    changed = settings.model_copy(
+        update={"retrieval": settings.retrieval.model_copy(update={"strategy": "rrf"})}
+    )
+    with Engine(changed) as engine:
+        assert engine.retrieval_options().strategy == "rrf"
+
+
+def test_recency_halves_every_half_life() -> None:
+    from datetime import UTC, datetime
+
+    now = datetime(2026, 1, 1, tzinfo=UTC).timestamp()
+    assert recency_score(datetime(2026, 1, 1, tzinfo=UTC), now, 365) == pytest.approx(1.0)
+    assert recency_score(datetime(2025, 1, 1, tzinfo=UTC), now, 365) == pytest.approx(0.5)
+    assert recency_score(None, now, 365) == 0.5
