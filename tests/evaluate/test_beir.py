@@ -73,8 +73,10 @@ def test_cli_json(tmp_path: Path) -> None:
     home = tmp_path / "home"
     result = CliRunner().invoke(
         cli,
-        ["--home", str(home), "--embedder", "hash", "eval", "beir", "--data", str(folder)]
-        + ["--pipeline", "bm25", "--pipeline", "hybrid", "--json"],
+        [
+            *("--home", str(home), "--embedder", "hash", "eval", "beir", "--data", str(folder)),
+            *("--pipeline", "bm25", "--pipeline", "hybrid", "--json"),
+        ],
     )
     assert result.exit_code == 0, result.output
     payload = json.loads(result.stdout[result.stdout.index("{") :])

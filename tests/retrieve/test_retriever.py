@@ -64,7 +64,10 @@ def test_every_strategy_ranks_the_matching_note_first(indexed: Engine, strategy:
         question, indexed.embedder.embed_query(question), [Scope(vault, "", 1.0)], 10
     )
     assert retrieval.candidates[0].chunk.rel_path == "meetings/march.md"
-    assert all(a.final >= b.final for a, b in zip(retrieval.candidates, retrieval.candidates[1:]))
+    assert all(
+        a.final >= b.final
+        for a, b in zip(retrieval.candidates, retrieval.candidates[1:], strict=False)
+    )
 
 
 def test_strategy_is_configurable(settings: Settings) -> None:
