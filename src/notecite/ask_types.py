@@ -80,6 +80,7 @@ class DebugInfo(BaseModel):
     folder_selection: FolderSelection = Field(default_factory=FolderSelection)
     k: int = 0
     strategy: str = ""
+    context_blocks: int = 0
     timings_ms: Timings = Field(default_factory=Timings)
     invalid_citations: list[str] = Field(default_factory=list)
     uncited_references: bool = False

@@ -94,9 +94,13 @@ class Engine:
         return provider
 
     def close(self) -> None:
-        """Close the store."""
+        """Close the store and any provider client that holds connections."""
         if self._store is not None:
             self._store.close()
+        for provider in [*self._llms.values(), self._embedder]:
+            close = getattr(provider, "close", None)
+            if callable(close):
+                close()
 
     # -- vaults -----------------------------------------------------------------------------
 

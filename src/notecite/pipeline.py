@@ -25,6 +25,7 @@ from notecite.embed.base import Embedder, Vectors
 from notecite.errors import EmbeddingError, LLMError
 from notecite.generate.base import LLM, ContextSource, GenerationRequest
 from notecite.generate.citations import FALLBACK_ANSWER, acknowledges_gap, validate_citations
+from notecite.generate.context import ContextBudget, ContextPiece, assemble_context
 from notecite.generate.prompts import answer_messages
 from notecite.retrieve.autok import automatic_k
 from notecite.retrieve.folders import (
@@ -99,6 +100,9 @@ class AskPipeline:
         selection.selected = [f"{v.name}/{f}" if f else v.name for v, f in pairs]
         if not pairs:
             return [Scope(v, "", 1.0) for v in self._vaults]
+        if selection.method == "user":
+            # The user's folders are a filter, not a ranking: none is worth less than another.
+            return [Scope(v, f, 1.0) for v, f in pairs]
         scopes = [Scope(v, f, position_weight(i)) for i, (v, f) in enumerate(pairs)]
         if selection.method == "llm":
             # The model's pick is a preference, not a filter: a folder it missed is still
@@ -106,6 +110,13 @@ class AskPipeline:
             rest = position_weight(len(pairs))
             scopes.extend(Scope(v, "", rest) for v in self._vaults)
         return scopes
+
+    def _select(self, candidates: Sequence[Candidate], embedded: bool, k: int) -> list[Candidate]:
+        """Candidates over both thresholds (the vector one only when embedded), at most k."""
+        ordered = list(candidates)
+        if embedded:
+            ordered = [c for c in ordered if c.score_vector >= self._settings.vector_threshold]
+        return [c for c in ordered if c.gate >= self._settings.final_threshold][: min(8, k)]
 
     # -- the whole run ----------------------------------------------------------------------
 
@@ -157,10 +168,16 @@ class AskPipeline:
         timings.retrieve = (time.perf_counter() - t) * 1000
 
         t = time.perf_counter()
-        ordered = retrieval.candidates
-        if query is not None:
-            ordered = [c for c in ordered if c.score_vector >= self._settings.vector_threshold]
-        kept = [c for c in ordered if c.gate >= self._settings.final_threshold][: min(8, k)]
+        kept = self._select(retrieval.candidates, query is not None, k)
+        if not kept and time_range is not None:
+            # Dates in notes are often file times: a hint that leaves nothing is dropped.
+            retrieval = retriever.retrieve(
+                request.question, query, scopes, self._settings.hits_per_scope, None
+            )
+            debug.notes.append(
+                f"nothing relevant dated {time_range.phrase!r}; searched all dates instead"
+            )
+            kept = self._select(retrieval.candidates, query is not None, k)
         timings.rerank = (time.perf_counter() - t) * 1000
 
         kept_ids = {c.rowid for c in kept}
@@ -198,17 +215,36 @@ class AskPipeline:
         timings: Timings,
         on_token: TokenCallback | None,
     ) -> AskResponse:
-        sources = [
-            ContextSource(
-                cid=f"N{i}",
+        pieces = [
+            ContextPiece(
+                index=i,
                 vault=c.chunk.vault,
                 rel_path=c.chunk.rel_path,
                 heading_path=c.chunk.heading_path,
                 text=c.chunk.text,
+                line_start=c.chunk.line_start,
+                line_end=c.chunk.line_end,
             )
-            for i, c in enumerate(kept, start=1)
+            for i, c in enumerate(kept)
         ]
-        by_cid = {s.cid: c for s, c in zip(sources, kept, strict=True)}
+        budget = ContextBudget(
+            max_tokens=(
+                self._settings.context_tokens_local
+                if self._llm.name == "local"
+                else self._settings.context_tokens
+            )
+        )
+        blocks = assemble_context(pieces, budget, self._embedder.count_tokens)
+        sources = [
+            ContextSource(f"N{n}", b.vault, b.rel_path, b.heading_path, b.text)
+            for n, b in enumerate(blocks, start=1)
+        ]
+        by_cid = {
+            s.cid: [kept[i] for i in sorted(b.members)]
+            for s, b in zip(sources, blocks, strict=True)
+        }
+        in_context = [c for members in by_cid.values() for c in members]
+        debug.context_blocks = len(blocks)
         generation = GenerationRequest(
             messages=answer_messages(
                 request.question, sources, request.citation_style, request.detail
@@ -224,17 +260,17 @@ class AskPipeline:
             if on_token is None:
                 raw = self._llm.generate(generation)
             else:
-                pieces = []
+                streamed: list[str] = []
                 for piece in self._llm.stream(generation):
-                    pieces.append(piece)
+                    streamed.append(piece)
                     on_token(piece)
-                raw = "".join(pieces)
+                raw = "".join(streamed)
         except LLMError as exc:
             timings.generate = (time.perf_counter() - t) * 1000
             debug.uncited_references = True
             return AskResponse(
                 answer=LLM_FAILED_ANSWER,
-                references=[_reference(c) for c in kept],
+                references=[_reference(c) for c in in_context],
                 error=ErrorInfo(type="LLMError", message=str(exc)),
             )
         timings.generate = (time.perf_counter() - t) * 1000
@@ -243,14 +279,14 @@ class AskPipeline:
         debug.invalid_citations = list(validated.invalid)
         if validated.invalid:
             logger.warning("removed %d citation(s) matching no source", len(validated.invalid))
-        cited = [by_cid[cid] for cid in validated.cited]
+        cited = [c for cid in validated.cited for c in by_cid[cid]]
         cited_ids = {c.chunk.chunk_id for c in cited}
         for item in debug.retrieved_chunks:
             item.cited = item.chunk_id in cited_ids
         if cited:
             return AskResponse(answer=validated.text, references=[_reference(c) for c in cited])
         debug.uncited_references = True
-        references = [_reference(c) for c in kept]
+        references = [_reference(c) for c in in_context]
         if acknowledges_gap(validated.text):
             answer = validated.text
         else:

@@ -153,3 +153,15 @@ def test_folder_ranking_can_be_switched_off(make_engine: MakeEngine) -> None:
     )
     assert llm.folder_calls == []
     assert debug_of(response).folder_selection.method == "all"
+
+
+@pytest.mark.parametrize("folders", [["meetings"], ["v1/projects", "v1/meetings", "v2/meetings"]])
+def test_every_user_folder_weighs_the_same(notes_engine: Engine, folders: list[str]) -> None:
+    """A folder the user names is a filter: its vault's position must not lower its scores."""
+    question = "espresso machine kitchen retro"
+    response = notes_engine.ask(AskRequest(question=question, folders=folders, debug=True))
+    candidates = debug_of(response).retrieved_chunks
+    assert "v2/meetings/retro.md" in searched(response)
+    for c in candidates:
+        assert c.score_gate == pytest.approx(0.7 * c.score_vector + 0.3 * c.score_lexical, abs=1e-5)
+    assert [(r.vault, r.rel_path) for r in response.references] == [("v2", "meetings/retro.md")]

@@ -81,7 +81,7 @@ def test_an_ask_through_llama_cpp_keeps_the_contract(llama_url: str, tmp_path: P
         generation={
             "base_url": llama_url,
             "model": "smollm2",
-            "max_tokens": 24,
+            "max_tokens": 16,
             "temperature": 0.0,
             "timeout_s": 120,
         },

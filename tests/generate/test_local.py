@@ -37,8 +37,8 @@ def test_an_ask_with_the_local_provider_keeps_the_contract(tmp_path: Path) -> No
     with Engine(settings) as engine:
         build_vaults(engine, tmp_path)
         request = AskRequest(
-            question="What does the Apollo launch depend on?",
-            folders=["v1/projects/work"],
+            question="Why was the Apollo launch review moved?",
+            folders=["v1/meetings"],
             k=3,
             debug=True,
         )
@@ -47,7 +47,7 @@ def test_an_ask_with_the_local_provider_keeps_the_contract(tmp_path: Path) -> No
     assert response.error is None
     assert response.debug is not None
     assert response.debug.llm == "local"
-    assert response.references
+    assert [(r.vault, r.rel_path) for r in response.references] == [("v1", "meetings/standup.md")]
     assert "".join(pieces).strip()
     kept = sum(c.kept for c in response.debug.retrieved_chunks)
     cited = {int(n) for n in re.findall(r"\[N(\d+)\]", response.answer)}

@@ -49,6 +49,12 @@ class OpenAICompatEmbedder:
     def max_tokens(self) -> int:
         return self._max_tokens
 
+    def close(self) -> None:
+        """Close the HTTP client (idempotent)."""
+        if self._client is not None:
+            self._client.close()
+            self._client = None
+
     def count_tokens(self, texts: Sequence[str]) -> list[int]:
         return [approx_token_count(t) for t in texts]
 

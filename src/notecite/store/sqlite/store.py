@@ -32,6 +32,8 @@ from notecite.types import (
 logger = logging.getLogger(__name__)
 
 _FTS_TOKEN = re.compile(r"\w+", re.UNICODE)
+# Rows fetched at a time while the vector matrix is loaded.
+_LOAD_BLOCK = 4096
 # Function words carry no signal for BM25 and slow FTS5 OR-queries down.
 _FTS_STOPWORD_TEXT = (
     "a an and are as at be by for from has have how i in is it of on or that the "
@@ -46,6 +48,51 @@ def fts_query(text: str) -> str:
     kept = [w for w in words if w not in _FTS_STOPWORDS] or words
     unique = list(dict.fromkeys(kept))
     return " OR ".join('"' + w.replace('"', '""') + '"' for w in unique)
+
+
+# Title, heading path and text weights; negated so that higher is better.
+_BM25 = "-bm25(chunks_fts, 2.0, 1.5, 1.0)"
+
+
+def _restricts(flt: SearchFilter) -> bool:
+    """Whether the filter hides any chunk of the tenant (a folder prefix '' hides none)."""
+    return bool(
+        flt.vault_ids
+        or (flt.folders and "" not in flt.folders)
+        or flt.since is not None
+        or flt.until is not None
+    )
+
+
+def _lexical_sql(
+    tenant_id: int, match: str, flt: SearchFilter, limit: int
+) -> tuple[str, list[object]]:
+    """The full-text query joined to chunks, notes and vaults, with every filter."""
+    sql = [
+        f"SELECT f.rowid, {_BM25} AS score FROM chunks_fts f "
+        "JOIN chunks c ON c.id = f.rowid JOIN notes n ON n.id = c.note_id "
+        "JOIN vaults v ON v.id = c.vault_id AND v.tenant_id = ? WHERE chunks_fts MATCH ?"
+    ]
+    params: list[object] = [tenant_id, match]
+    if flt.vault_ids:
+        sql.append(f"AND c.vault_id IN ({','.join('?' * len(flt.vault_ids))})")
+        params.extend(flt.vault_ids)
+    if flt.folders and "" not in flt.folders:
+        clauses = []
+        for folder in flt.folders:
+            prefix = folder.rstrip("/")
+            clauses.append("(n.folder = ? OR substr(n.folder, 1, ?) = ?)")
+            params.extend([prefix, len(prefix) + 1, prefix + "/"])
+        sql.append("AND (" + " OR ".join(clauses) + ")")
+    if flt.since is not None:
+        sql.append("AND n.note_ts >= ?")
+        params.append(flt.since.timestamp())
+    if flt.until is not None:
+        sql.append("AND n.note_ts <= ?")
+        params.append(flt.until.timestamp())
+    sql.append("ORDER BY score DESC, f.rowid LIMIT ?")
+    params.append(limit)
+    return " ".join(sql), params
 
 
 def _now() -> str:
@@ -357,33 +404,21 @@ class SQLiteStore:
             key = (model_id, generation)
             if self._matrix is not None and self._matrix_key == key:
                 return self._matrix
-            rows = self.conn.execute(
+            self._matrix = None  # let a stale matrix go before its successor is built
+            cursor = self.conn.execute(
                 "SELECT c.id, c.vault_id, n.folder, n.note_ts, e.vector, e.dimensions "
                 "FROM chunks c JOIN notes n ON n.id = c.note_id "
                 "JOIN vaults v ON v.id = c.vault_id AND v.tenant_id = ? "
                 "JOIN embeddings e ON e.model_id = ? AND e.content_hash = c.content_hash "
                 "ORDER BY c.id",
                 (self.tenant_id, model_id),
-            ).fetchall()
-            info = self.embedder_info()
-            dims = rows[0][5] if rows else (info[1] if info else 0)
-            if not rows:
-                matrix = VectorMatrix.empty(dims)
-            else:
-                folders: dict[str, int] = {}
-                codes = [folders.setdefault(r[2], len(folders)) for r in rows]
-                matrix = VectorMatrix(
-                    rowids=np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows)),
-                    matrix=np.frombuffer(b"".join(r[4] for r in rows), dtype=np.float32).reshape(
-                        len(rows), dims
-                    ),
-                    vault_ids=np.fromiter((r[1] for r in rows), dtype=np.int64, count=len(rows)),
-                    folder_codes=np.asarray(codes, dtype=np.int32),
-                    folders=list(folders),
-                    note_ts=np.asarray(
-                        [np.nan if r[3] is None else r[3] for r in rows], dtype=np.float64
-                    ),
-                )
+            )
+            capacity = int(self.conn.execute("SELECT COUNT(*) FROM chunks").fetchone()[0])
+            blocks = iter(lambda: cursor.fetchmany(_LOAD_BLOCK), [])
+            matrix = VectorMatrix.from_rows(blocks, capacity)
+            if matrix is None:
+                info = self.embedder_info()
+                matrix = VectorMatrix.empty(info[1] if info else 0)
             self._matrix, self._matrix_key = matrix, key
             return matrix
 
@@ -401,36 +436,49 @@ class SQLiteStore:
         match = fts_query(query)
         if not match or limit <= 0:
             return []
-        sql = [
-            "SELECT f.rowid, -bm25(chunks_fts, 2.0, 1.5, 1.0) AS score FROM chunks_fts f "
-            "JOIN chunks c ON c.id = f.rowid JOIN notes n ON n.id = c.note_id "
-            "JOIN vaults v ON v.id = c.vault_id AND v.tenant_id = ? WHERE chunks_fts MATCH ?"
-        ]
-        params: list[object] = [self.tenant_id, match]
-        if flt.vault_ids:
-            sql.append(f"AND c.vault_id IN ({','.join('?' * len(flt.vault_ids))})")
-            params.extend(flt.vault_ids)
-        if flt.folders and "" not in flt.folders:
-            clauses = []
-            for folder in flt.folders:
-                prefix = folder.rstrip("/")
-                clauses.append("(n.folder = ? OR substr(n.folder, 1, ?) = ?)")
-                params.extend([prefix, len(prefix) + 1, prefix + "/"])
-            sql.append("AND (" + " OR ".join(clauses) + ")")
-        if flt.since is not None:
-            sql.append("AND n.note_ts >= ?")
-            params.append(flt.since.timestamp())
-        if flt.until is not None:
-            sql.append("AND n.note_ts <= ?")
-            params.append(flt.until.timestamp())
-        sql.append("ORDER BY score DESC LIMIT ?")
-        params.append(limit)
         with self._lock:
             try:
-                rows = self.conn.execute(" ".join(sql), params).fetchall()
+                if not _restricts(flt):
+                    hits = self._lexical_top_unfiltered(match, limit)
+                    if hits is not None:
+                        return hits
+                rows = self.conn.execute(*_lexical_sql(self.tenant_id, match, flt, limit))
+                return [ChunkHit(int(r[0]), float(r[1])) for r in rows]
             except sqlite3.OperationalError as exc:
                 raise StoreError(f"full-text search failed: {exc}") from exc
-        return [ChunkHit(int(r[0]), float(r[1])) for r in rows]
+
+    def _lexical_top_unfiltered(self, match: str, limit: int) -> list[ChunkHit] | None:
+        """The top hits ranked by FTS5 alone, or None when the full query is needed.
+
+        Joining every match to its chunk, note and vault costs more than BM25 itself when a
+        query matches a large part of the index. Without a filter, the top ``limit`` matches
+        are the answer as long as every one of them belongs to this tenant's chunks (or all
+        matches were seen); ties are broken by rowid in both queries, so the order is the same.
+        """
+        if self.conn.execute(
+            "SELECT 1 FROM vaults WHERE tenant_id != ? LIMIT 1", (self.tenant_id,)
+        ).fetchone():
+            return None
+        rows = self.conn.execute(
+            f"SELECT rowid, {_BM25} AS score FROM chunks_fts WHERE chunks_fts MATCH ? "
+            "ORDER BY score DESC, rowid LIMIT ?",
+            (match, limit),
+        ).fetchall()
+        if not rows:
+            return []
+        marks = ",".join("?" * len(rows))
+        kept = {
+            r[0]
+            for r in self.conn.execute(
+                "SELECT c.id FROM chunks c JOIN notes n ON n.id = c.note_id "
+                "JOIN vaults v ON v.id = c.vault_id AND v.tenant_id = ? "
+                f"WHERE c.id IN ({marks})",
+                (self.tenant_id, *(r[0] for r in rows)),
+            )
+        }
+        if len(kept) < len(rows) and len(rows) == limit:
+            return None
+        return [ChunkHit(int(r[0]), float(r[1])) for r in rows if r[0] in kept]
 
     def fetch_chunks(self, rowids: Sequence[int]) -> dict[int, StoredChunk]:
         if not rowids:

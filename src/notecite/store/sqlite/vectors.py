@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -38,6 +39,53 @@ class VectorMatrix:
             folder_codes=np.zeros(0, dtype=np.int32),
             folders=[],
             note_ts=np.zeros(0, dtype=np.float64),
+        )
+
+    @classmethod
+    def from_rows(
+        cls, blocks: Iterable[Sequence[tuple[Any, ...]]], capacity: int
+    ) -> VectorMatrix | None:
+        """A matrix from blocks of (rowid, vault id, folder, note_ts, vector bytes, dimensions)
+        rows, or None when there are none.
+
+        Vectors are copied block by block into one array of ``capacity`` rows (grown if more
+        come, trimmed if fewer), so loading needs about the matrix's size in memory rather
+        than twice that for all rows' bytes and their concatenation.
+        """
+        vectors: Vectors | None = None
+        rowids: list[int] = []
+        vault_ids: list[int] = []
+        codes: list[int] = []
+        note_ts: list[float] = []
+        folders: dict[str, int] = {}
+        for block in blocks:
+            dims = int(block[0][5])
+            start, end = len(rowids), len(rowids) + len(block)
+            if vectors is None or end > len(vectors):
+                grown = np.empty((max(end, capacity, 2 * start), dims), dtype=np.float32)
+                if vectors is not None:
+                    grown[:start] = vectors[:start]
+                vectors = grown
+            vectors[start:end] = np.frombuffer(
+                b"".join(r[4] for r in block), dtype=np.float32
+            ).reshape(len(block), dims)
+            for r in block:
+                rowids.append(r[0])
+                vault_ids.append(r[1])
+                codes.append(folders.setdefault(r[2], len(folders)))
+                note_ts.append(np.nan if r[3] is None else r[3])
+        if vectors is None:
+            return None
+        if len(rowids) < len(vectors):
+            vectors = vectors[: len(rowids)].copy()
+        vectors.flags.writeable = False
+        return cls(
+            rowids=np.asarray(rowids, dtype=np.int64),
+            matrix=vectors,
+            vault_ids=np.asarray(vault_ids, dtype=np.int64),
+            folder_codes=np.asarray(codes, dtype=np.int32),
+            folders=list(folders),
+            note_ts=np.asarray(note_ts, dtype=np.float64),
         )
 
     def __len__(self) -> int:
