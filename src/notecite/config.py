@@ -51,8 +51,10 @@ class EmbedderSettings(_Section):
 class StoreSettings(_Section):
     """Where the index lives."""
 
-    backend: Literal["sqlite"] = "sqlite"
-    path: Path | None = None
+    backend: Literal["sqlite", "postgres"] = "sqlite"
+    path: Path | None = Field(default=None, description="the SQLite file (sqlite backend)")
+    url: SecretStr | None = Field(default=None, description="postgresql://... (postgres backend)")
+    hnsw_ef_search: int = Field(default=40, ge=1, le=1000, description="pgvector HNSW recall")
 
 
 class IndexSettings(_Section):
@@ -114,6 +116,7 @@ class RetrievalSettings(_Section):
 
     strategy: Literal["weighted", "rrf", "vector_lexical"] = "weighted"
     reranker: Literal["lexical", "none"] = "lexical"
+    rerank_depth: int = Field(default=60, ge=1, description="candidates scored by the reranker")
     vector_weight: float = Field(default=0.6, ge=0)
     keyword_weight: float = Field(default=0.25, ge=0)
     recency_weight: float = Field(default=0.15, ge=0)

@@ -255,6 +255,7 @@ class Engine:
             time_hint_recency_weight=r.time_hint_recency_weight,
             doc_type_weights={k.lower(): v for k, v in r.doc_type_weights.items()},
             max_candidates=self.settings.ask.max_candidates,
+            rerank_depth=r.rerank_depth,
         )
 
     # -- asking -----------------------------------------------------------------------------

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
+from functools import lru_cache
 
 from notecite.retrieve.terms import query_terms, stem, tokenize
 
@@ -13,17 +15,22 @@ VECTOR_WEIGHT = 0.7
 LEXICAL_WEIGHT = 0.3
 
 
+@lru_cache(maxsize=1024)
+def _query_stems(question: str) -> frozenset[str]:
+    return frozenset(stem(t) for t in query_terms(question))
+
+
 def lexical_score(question: str, text: str, heading_path: str) -> float:
     """Matches of query terms per ``LENGTH_SCALE`` tokens, clamped, plus the heading bonus."""
-    terms = {stem(t) for t in query_terms(question)}
+    terms = _query_stems(question)
     if not terms:
         return 0.0
-    tokens = [stem(t) for t in tokenize(text)]
-    matches = sum(1 for t in tokens if t in terms)
-    density = matches / max(1.0, len(tokens) / LENGTH_SCALE)
+    counts = Counter(tokenize(text))
+    matches = sum(n for token, n in counts.items() if stem(token) in terms)
+    length = sum(counts.values())
+    density = matches / max(1.0, length / LENGTH_SCALE)
     score = max(0.0, min(LEXICAL_CAP, density))
-    heading_terms = {stem(t) for t in tokenize(heading_path)}
-    if terms & heading_terms:
+    if any(stem(t) in terms for t in tokenize(heading_path)):
         score += HEADING_BONUS
     return score
 

@@ -51,6 +51,7 @@ class RetrievalOptions:
     time_hint_recency_weight: float = 0.35
     doc_type_weights: Mapping[str, float] = field(default_factory=dict)
     max_candidates: int = 200
+    rerank_depth: int = 60
 
 
 @dataclass
@@ -178,9 +179,11 @@ class Retriever:
         return Retrieval(candidates, notes)
 
     def _rerank(self, question: str, candidates: list[Candidate], seed: bool) -> None:
+        """Score the top ``rerank_depth`` candidates lexically (the rest keep lexical 0)."""
         best = max((c.fused for c in candidates), default=0.0) or 1.0
-        for cand in candidates:
-            cand.lexical = lexical_score(question, cand.chunk.text, cand.chunk.heading_path)
+        for position, cand in enumerate(candidates):
+            if position < self._options.rerank_depth:
+                cand.lexical = lexical_score(question, cand.chunk.text, cand.chunk.heading_path)
             cand.gate = final_score(cand.score_vector * cand.folder_weight, cand.lexical)
             relative = cand.fused if seed else cand.fused / best
             if self._options.reranker == "none":

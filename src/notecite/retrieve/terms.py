@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 
@@ -21,7 +22,7 @@ STOPWORDS = frozenset(_STOPWORD_TEXT.split())
 
 def tokenize(text: str) -> list[str]:
     """Lowercased word tokens."""
-    return [w.lower() for w in _WORD.findall(text)]
+    return _WORD.findall(text.lower())
 
 
 def query_terms(text: str) -> list[str]:
@@ -29,6 +30,7 @@ def query_terms(text: str) -> list[str]:
     return list(dict.fromkeys(t for t in tokenize(text) if t not in STOPWORDS))
 
 
+@lru_cache(maxsize=131072)
 def stem(word: str) -> str:
     """Strip a few common English suffixes so 'launches' meets 'launch'."""
     for suffix in ("ing", "ies", "es", "ed", "s"):

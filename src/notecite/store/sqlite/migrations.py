@@ -96,6 +96,28 @@ MIGRATIONS: tuple[tuple[int, str], ...] = (
         CREATE INDEX chat_messages_session ON chat_messages (session_id, id);
         """,
     ),
+    (
+        3,
+        """
+        CREATE TABLE templates (
+            id TEXT PRIMARY KEY,
+            model_id TEXT NOT NULL,
+            name TEXT NOT NULL,
+            domain TEXT NOT NULL,
+            complexity TEXT NOT NULL,
+            methodology TEXT NOT NULL,
+            keywords TEXT NOT NULL DEFAULT '[]',
+            description TEXT NOT NULL DEFAULT '',
+            content TEXT NOT NULL DEFAULT '',
+            file_path TEXT NOT NULL DEFAULT '',
+            fingerprint TEXT NOT NULL,
+            dimensions INTEGER NOT NULL,
+            vector BLOB NOT NULL,
+            indexed_at TEXT NOT NULL
+        ) WITHOUT ROWID;
+        CREATE INDEX templates_model ON templates (model_id);
+        """,
+    ),
 )
 
 

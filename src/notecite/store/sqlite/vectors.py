@@ -59,21 +59,21 @@ class VectorMatrix:
         note_ts: list[float] = []
         folders: dict[str, int] = {}
         for block in blocks:
-            dims = int(block[0][5])
+            ids, vaults, folder_names, dates, blobs, sizes = zip(*block, strict=True)
+            dims = int(sizes[0])
             start, end = len(rowids), len(rowids) + len(block)
             if vectors is None or end > len(vectors):
                 grown = np.empty((max(end, capacity, 2 * start), dims), dtype=np.float32)
                 if vectors is not None:
                     grown[:start] = vectors[:start]
                 vectors = grown
-            vectors[start:end] = np.frombuffer(
-                b"".join(r[4] for r in block), dtype=np.float32
-            ).reshape(len(block), dims)
-            for r in block:
-                rowids.append(r[0])
-                vault_ids.append(r[1])
-                codes.append(folders.setdefault(r[2], len(folders)))
-                note_ts.append(np.nan if r[3] is None else r[3])
+            vectors[start:end] = np.frombuffer(b"".join(blobs), dtype=np.float32).reshape(
+                len(block), dims
+            )
+            rowids.extend(ids)
+            vault_ids.extend(vaults)
+            codes.extend([folders.setdefault(f, len(folders)) for f in folder_names])
+            note_ts.extend([np.nan if t is None else t for t in dates])
         if vectors is None:
             return None
         if len(rowids) < len(vectors):
@@ -113,20 +113,21 @@ class VectorMatrix:
         if not len(self) or limit <= 0:
             return []
         mask = self.mask(flt)
-        if mask is None:
-            scores = self.matrix @ query
-            rows = np.arange(len(scores))
-        else:
-            rows = np.flatnonzero(mask)
-            if not len(rows):
+        scores = self.matrix @ query
+        allowed = len(scores)
+        if mask is not None:
+            allowed = int(mask.sum())
+            if not allowed:
                 return []
-            scores = self.matrix[rows] @ query
+            # Masking the scores is cheaper than copying the allowed rows out of the matrix.
+            scores = np.where(mask, scores, -np.inf)
+        limit = min(limit, allowed)
         if len(scores) > limit:
             top = np.argpartition(-scores, limit - 1)[:limit]
         else:
             top = np.arange(len(scores))
         top = top[np.argsort(-scores[top], kind="stable")]
-        return [ChunkHit(int(self.rowids[rows[i]]), float(scores[i])) for i in top]
+        return [ChunkHit(int(self.rowids[i]), float(scores[i])) for i in top]
 
     def scores_for(self, query: Vectors, rowids: Sequence[int]) -> dict[int, float]:
         """Cosine similarity of the given chunk rowids (those without a vector are absent)."""

@@ -1,0 +1,172 @@
+"""Numbered schema migrations of the PostgreSQL store, recorded in ``schema_migrations``.
+
+Every table holds ``tenant_id`` and has a row-level security policy (forced, so that the
+owning role is bound by it too) that lets a session see only the rows of its tenant:
+``notecite_tenant()``, which is the tenant a ``tenant_roles`` row binds the current role to,
+else the ``notecite.tenant_id`` setting the store sets in each transaction. Superusers and
+roles with BYPASSRLS see everything, so the application should connect as an ordinary role.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import psycopg
+
+from notecite.errors import StoreError
+
+_TENANT_TABLES = ("tenants", "meta", "vaults", "notes", "chunks", "embeddings")
+_TENANT_COLUMN = {"tenants": "id"}
+# Held while migrating, so that two processes opening a fresh database take turns.
+_MIGRATION_LOCK = 0x6E6F7465636974  # "notecit"
+
+
+def _row_security(table: str) -> str:
+    column = _TENANT_COLUMN.get(table, "tenant_id")
+    check = f"{column} = (SELECT notecite_tenant())"
+    return (
+        f"ALTER TABLE {table} ENABLE ROW LEVEL SECURITY;\n"
+        f"ALTER TABLE {table} FORCE ROW LEVEL SECURITY;\n"
+        f"CREATE POLICY tenant_isolation ON {table} USING ({check}) WITH CHECK ({check});\n"
+    )
+
+
+_SCHEMA = """
+CREATE TABLE tenants (
+    id bigint PRIMARY KEY,
+    name text NOT NULL
+);
+CREATE TABLE tenant_roles (
+    role_name text PRIMARY KEY,
+    tenant_id bigint NOT NULL REFERENCES tenants(id) ON DELETE CASCADE
+);
+GRANT SELECT ON tenant_roles TO PUBLIC;
+CREATE FUNCTION notecite_tenant() RETURNS bigint
+    LANGUAGE sql STABLE SET search_path FROM CURRENT
+    AS $$
+        SELECT coalesce(
+            (SELECT r.tenant_id FROM tenant_roles r WHERE r.role_name = current_user),
+            nullif(current_setting('notecite.tenant_id', true), '')::bigint
+        )
+    $$;
+CREATE TABLE meta (
+    tenant_id bigint NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
+    key text NOT NULL,
+    value text NOT NULL,
+    PRIMARY KEY (tenant_id, key)
+);
+CREATE TABLE vaults (
+    tenant_id bigint NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
+    id bigint GENERATED ALWAYS AS IDENTITY,
+    name text NOT NULL,
+    path text NOT NULL,
+    created_at timestamptz NOT NULL DEFAULT now(),
+    PRIMARY KEY (tenant_id, id),
+    UNIQUE (tenant_id, name)
+);
+CREATE TABLE notes (
+    tenant_id bigint NOT NULL,
+    id bigint GENERATED ALWAYS AS IDENTITY,
+    vault_id bigint NOT NULL,
+    rel_path text NOT NULL,
+    folder text NOT NULL,
+    title text NOT NULL DEFAULT '',
+    doc_type text NOT NULL DEFAULT '',
+    note_type text,
+    description text NOT NULL DEFAULT '',
+    keywords text[] NOT NULL DEFAULT '{}',
+    frontmatter jsonb NOT NULL DEFAULT '{}',
+    created timestamptz,
+    modified timestamptz,
+    note_ts timestamptz,
+    content_hash text NOT NULL DEFAULT '',
+    size bigint NOT NULL DEFAULT 0,
+    mtime_ns bigint NOT NULL DEFAULT 0,
+    error text,
+    indexed_at timestamptz NOT NULL DEFAULT now(),
+    PRIMARY KEY (tenant_id, id),
+    UNIQUE (tenant_id, vault_id, rel_path),
+    FOREIGN KEY (tenant_id, vault_id) REFERENCES vaults (tenant_id, id) ON DELETE CASCADE
+);
+CREATE INDEX notes_folder ON notes (tenant_id, vault_id, folder);
+CREATE INDEX notes_ts ON notes (tenant_id, note_ts);
+CREATE TABLE chunks (
+    tenant_id bigint NOT NULL,
+    id bigint GENERATED ALWAYS AS IDENTITY,
+    chunk_id text NOT NULL,
+    note_id bigint NOT NULL,
+    vault_id bigint NOT NULL,
+    chunk_index integer NOT NULL,
+    title text NOT NULL,
+    heading_path text NOT NULL,
+    text text NOT NULL,
+    line_start integer NOT NULL,
+    line_end integer NOT NULL,
+    token_count integer NOT NULL,
+    content_hash text NOT NULL,
+    tsv tsvector GENERATED ALWAYS AS (
+        setweight(to_tsvector('english', title), 'A')
+        || setweight(to_tsvector('english', heading_path), 'B')
+        || setweight(to_tsvector('english', text), 'C')
+    ) STORED,
+    PRIMARY KEY (tenant_id, id),
+    UNIQUE (tenant_id, chunk_id),
+    FOREIGN KEY (tenant_id, note_id) REFERENCES notes (tenant_id, id) ON DELETE CASCADE,
+    FOREIGN KEY (tenant_id, vault_id) REFERENCES vaults (tenant_id, id) ON DELETE CASCADE
+);
+CREATE INDEX chunks_note ON chunks (tenant_id, note_id);
+CREATE INDEX chunks_vault ON chunks (tenant_id, vault_id);
+CREATE INDEX chunks_hash ON chunks (tenant_id, content_hash);
+CREATE INDEX chunks_tsv ON chunks USING gin (tsv);
+-- One row per (model, text); the HNSW index of each (model, dimension) pair is a partial
+-- expression index the store creates with the first vectors of that pair.
+CREATE TABLE embeddings (
+    tenant_id bigint NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
+    model_id text NOT NULL,
+    content_hash text NOT NULL,
+    dimensions integer NOT NULL CHECK (dimensions > 0),
+    vector vector NOT NULL CHECK (vector_dims(vector) = dimensions),
+    PRIMARY KEY (tenant_id, model_id, content_hash)
+);
+""" + "".join(_row_security(t) for t in _TENANT_TABLES)
+
+MIGRATIONS: tuple[tuple[int, str], ...] = ((1, _SCHEMA),)
+
+
+def ensure_pgvector(conn: psycopg.Connection[Any]) -> None:
+    """Create the ``vector`` extension unless it exists (creating it needs a superuser)."""
+    if conn.execute("SELECT 1 FROM pg_extension WHERE extname = 'vector'").fetchone():
+        return
+    try:
+        conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
+    except psycopg.errors.InsufficientPrivilege as exc:
+        raise StoreError(
+            "the pgvector extension is not enabled in this database and this role may not "
+            "enable it; as a superuser, run in the database: CREATE EXTENSION vector;"
+        ) from exc
+
+
+def migrate(conn: psycopg.Connection[Any]) -> list[int]:
+    """Apply pending migrations, each in its own transaction; return the versions applied.
+
+    ``conn`` must be in autocommit mode. Concurrent callers wait for each other on an
+    advisory lock, so every migration is applied once.
+    """
+    ensure_pgvector(conn)
+    applied = []
+    for version, script in MIGRATIONS:
+        with conn.transaction():
+            conn.execute("SELECT pg_advisory_xact_lock(%s)", (_MIGRATION_LOCK,))
+            conn.execute(
+                "CREATE TABLE IF NOT EXISTS schema_migrations "
+                "(version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())"
+            )
+            done = conn.execute(
+                "SELECT 1 FROM schema_migrations WHERE version = %s", (version,)
+            ).fetchone()
+            if done:
+                continue
+            conn.execute(script)
+            conn.execute("INSERT INTO schema_migrations (version) VALUES (%s)", (version,))
+        applied.append(version)
+    return applied

@@ -1,0 +1,164 @@
+"""SQL of the PostgreSQL store's searches, with every filter pushed into the query.
+
+Each builder returns a query and its parameters. Queries name chunks ``c``, notes ``n`` and
+embeddings ``e``, and repeat the tenant condition that row-level security also enforces (it
+lets the planner use the ``(tenant_id, ...)`` indexes).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Sequence
+from datetime import UTC, datetime
+
+import numpy as np
+from psycopg import sql
+
+from notecite.embed.base import Vectors
+from notecite.types import SearchFilter
+
+Query = tuple[sql.Composed, list[object]]
+
+_WORD = re.compile(r"\w+", re.UNICODE)
+# ts_rank_cd weights of {D, C, B, A}: body text (C) 1, heading path (B) 1.5, title (A) 2,
+# the proportions of the SQLite store's BM25 column weights.
+# ts_rank_cd normalisation 1: divide by 1 + log(document length), as BM25 favours short texts.
+_RANK = "ts_rank_cd(ARRAY[0.1, 0.5, 0.75, 1.0]::float4[], c.tsv, q, 1)"
+
+
+def tsquery_text(text: str) -> str:
+    """A ``to_tsquery`` expression that matches any word of ``text`` ('' when it has none).
+
+    Words are runs of letters, digits and underscores, so no tsquery operator gets through.
+    """
+    words = dict.fromkeys(w.lower() for w in _WORD.findall(text))
+    return " | ".join(words)
+
+
+def vector_literal(vector: Vectors) -> str:
+    """pgvector's text form of a float32 vector (every float32 survives the round trip)."""
+    return "[" + ",".join(map(repr, np.asarray(vector, dtype=np.float32).tolist())) + "]"
+
+
+def hnsw_index_name(model_id: str, dimensions: int) -> str:
+    """The name of the HNSW index over the vectors of one model and dimension."""
+    digest = hashlib.sha256(f"{model_id}\0{dimensions}".encode()).hexdigest()[:16]
+    return f"embeddings_hnsw_{digest}"
+
+
+def hnsw_index_sql(model_id: str, dimensions: int) -> sql.Composed:
+    """``CREATE INDEX`` of the partial HNSW (cosine) index of one model and dimension."""
+    return sql.SQL(
+        "CREATE INDEX IF NOT EXISTS {name} ON embeddings USING hnsw "
+        "((vector::vector({dims})) vector_cosine_ops) "
+        "WHERE model_id = {model} AND dimensions = {dims}"
+    ).format(
+        name=sql.Identifier(hnsw_index_name(model_id, dimensions)),
+        dims=sql.Literal(dimensions),
+        model=sql.Literal(model_id),
+    )
+
+
+def restricts(flt: SearchFilter) -> bool:
+    """Whether the filter hides any chunk of the tenant (a folder prefix '' hides none)."""
+    return bool(
+        flt.vault_ids
+        or (flt.folders and all(f.rstrip("/") for f in flt.folders))
+        or flt.since is not None
+        or flt.until is not None
+    )
+
+
+def _utc(value: datetime) -> datetime:
+    """An aware datetime; a naive one is local time, as ``datetime.timestamp`` reads it."""
+    return datetime.fromtimestamp(value.timestamp(), UTC)
+
+
+def filter_sql(flt: SearchFilter) -> tuple[sql.SQL, list[object]]:
+    """Conditions (each starting with AND) on ``c`` and ``n`` for the vault, folder and date
+    filter."""
+    parts: list[str] = []
+    params: list[object] = []
+    if flt.vault_ids:
+        parts.append("AND c.vault_id = ANY(%s)")
+        params.append(list(flt.vault_ids))
+    if flt.folders and all(f.rstrip("/") for f in flt.folders):
+        clauses = []
+        for folder in flt.folders:
+            prefix = folder.rstrip("/")
+            clauses.append("n.folder = %s OR starts_with(n.folder, %s)")
+            params.extend([prefix, prefix + "/"])
+        parts.append("AND (" + " OR ".join(clauses) + ")")
+    if flt.since is not None:
+        parts.append("AND n.note_ts >= %s")
+        params.append(_utc(flt.since))
+    if flt.until is not None:
+        parts.append("AND n.note_ts <= %s")
+        params.append(_utc(flt.until))
+    return sql.SQL(" ".join(parts)), params
+
+
+def lexical_query(tenant_id: int, tsquery: str, flt: SearchFilter, limit: int) -> Query:
+    """Chunks matching ``tsquery`` by ``ts_rank_cd`` (positive, higher is better)."""
+    where, params = filter_sql(flt)
+    query = sql.SQL(
+        "SELECT c.id, " + _RANK + " AS score "
+        "FROM chunks c JOIN notes n ON n.tenant_id = c.tenant_id AND n.id = c.note_id, "
+        "to_tsquery('english', %s) q "
+        "WHERE c.tenant_id = %s AND c.tsv @@ q {where} "
+        "ORDER BY score DESC, c.id LIMIT %s"
+    ).format(where=where)
+    return query, [tsquery, tenant_id, *params, limit]
+
+
+def _model_condition(model_id: str, dimensions: int) -> sql.Composed:
+    # Literals, not parameters: the planner must see that the partial index applies.
+    return sql.SQL("e.model_id = {model} AND e.dimensions = {dims}").format(
+        model=sql.Literal(model_id), dims=sql.Literal(dimensions)
+    )
+
+
+def approximate_query(
+    tenant_id: int, model_id: str, query: Vectors, flt: SearchFilter, limit: int
+) -> Query:
+    """The nearest chunks by the HNSW index (cosine), filtered after the index scan."""
+    dims = len(query)
+    where, params = filter_sql(flt)
+    text = sql.SQL(
+        "SELECT c.id, 1 - (e.vector::vector({dims}) <=> %s::vector({dims})) AS score "
+        "FROM embeddings e "
+        "JOIN chunks c ON c.tenant_id = e.tenant_id AND c.content_hash = e.content_hash "
+        "JOIN notes n ON n.tenant_id = c.tenant_id AND n.id = c.note_id "
+        "WHERE e.tenant_id = %s AND {model} {where} "
+        "ORDER BY e.vector::vector({dims}) <=> %s::vector({dims}) LIMIT %s"
+    ).format(dims=sql.Literal(dims), model=_model_condition(model_id, dims), where=where)
+    vector = vector_literal(query)
+    return text, [vector, tenant_id, *params, vector, limit]
+
+
+def exact_query(
+    tenant_id: int, model_id: str, query: Vectors, flt: SearchFilter, limit: int
+) -> Query:
+    """The nearest chunks by cosine over every chunk the filter lets through (no index)."""
+    dims = len(query)
+    where, params = filter_sql(flt)
+    text = sql.SQL(
+        "WITH scored AS MATERIALIZED ("
+        "SELECT c.id, e.vector <=> %s::vector AS distance "
+        "FROM chunks c JOIN notes n ON n.tenant_id = c.tenant_id AND n.id = c.note_id "
+        "JOIN embeddings e ON e.tenant_id = c.tenant_id AND e.content_hash = c.content_hash "
+        "WHERE c.tenant_id = %s AND {model} {where}) "
+        "SELECT id, 1 - distance FROM scored ORDER BY distance, id LIMIT %s"
+    ).format(model=_model_condition(model_id, dims), where=where)
+    return text, [vector_literal(query), tenant_id, *params, limit]
+
+
+def scores_query(tenant_id: int, model_id: str, query: Vectors, rowids: Sequence[int]) -> Query:
+    """Cosine similarity of the given chunks (those without a vector give no row)."""
+    text = sql.SQL(
+        "SELECT c.id, 1 - (e.vector <=> %s::vector) FROM chunks c "
+        "JOIN embeddings e ON e.tenant_id = c.tenant_id AND e.content_hash = c.content_hash "
+        "WHERE c.tenant_id = %s AND c.id = ANY(%s) AND {model}"
+    ).format(model=_model_condition(model_id, len(query)))
+    return text, [vector_literal(query), tenant_id, list(rowids)]

@@ -1,0 +1,521 @@
+"""PostgreSQL store: pgvector HNSW for vectors, a weighted tsvector for full text, RLS per tenant."""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import psycopg
+from psycopg.conninfo import conninfo_to_dict
+from psycopg.rows import TupleRow
+from psycopg.types.json import Jsonb
+from psycopg_pool import ConnectionPool
+
+from notecite.embed.base import Vectors
+from notecite.errors import StoreError, VaultError
+from notecite.store.base import NoteState, StoredChunk
+from notecite.store.postgres.migrations import migrate
+from notecite.store.postgres.search import (
+    approximate_query,
+    exact_query,
+    hnsw_index_name,
+    hnsw_index_sql,
+    lexical_query,
+    scores_query,
+    tsquery_text,
+    vector_literal,
+)
+from notecite.types import Chunk, ChunkHit, FailedFile, NoteRecord, SearchFilter, Vault, VaultStatus
+
+logger = logging.getLogger(__name__)
+
+Connection = psycopg.Connection[TupleRow]
+# Held while an HNSW index is created, so that two writers do not race to create it.
+_INDEX_LOCK = 0x6E6F746563697469  # "notecit" + "i"
+_MAX_EF_SEARCH = 1000  # pgvector's upper bound of hnsw.ef_search
+_C = 'COLLATE "C"'  # byte order, as in SQLite, whatever the database's locale
+
+
+def _clean(text: str) -> str:
+    """PostgreSQL text cannot hold NUL characters; SQLite can, so keep the rest of the text."""
+    return text.replace("\x00", "\ufffd")
+
+
+def _utc(value: datetime | None) -> datetime | None:
+    return datetime.fromtimestamp(value.timestamp(), UTC) if value else None
+
+
+def _reason(exc: psycopg.Error) -> str:
+    """The server's one-line message (never the DETAIL, which can quote note text)."""
+    primary = exc.diag.message_primary if exc.sqlstate else None
+    if primary:
+        return f"{primary} (SQLSTATE {exc.sqlstate})"
+    return " ".join(str(exc).split()) or type(exc).__name__
+
+
+def describe_url(url: str) -> str:
+    """``user@host:port/dbname`` of a connection string, without its password."""
+    try:
+        parts = conninfo_to_dict(url)
+    except psycopg.Error:
+        return "an unparsable store.url"
+    host = parts.get("host") or "localhost"
+    port = f":{parts['port']}" if parts.get("port") else ""
+    user = f"{parts['user']}@" if parts.get("user") else ""
+    return f"{user}{host}{port}/{parts.get('dbname', '')}"
+
+
+class PostgresStore:
+    """The server :class:`~notecite.store.Store`: PostgreSQL 16 with pgvector.
+
+    Nothing connects until first use; then the schema is migrated and a connection pool
+    opens. Every transaction sets ``notecite.tenant_id``, which row-level security checks.
+
+    Args:
+        url: a libpq connection string or ``postgresql://`` URL.
+        tenant_id: the tenant whose rows this store reads and writes.
+        ef_search: ``hnsw.ef_search`` of vector searches (raised to the search's limit).
+        pool_size: the most connections the pool opens.
+    """
+
+    def __init__(
+        self, url: str, *, tenant_id: int = 1, ef_search: int = 40, pool_size: int = 10
+    ) -> None:
+        self.tenant_id = tenant_id
+        self.ef_search = ef_search
+        self._url = url
+        self._pool_size = pool_size
+        self._lock = threading.Lock()
+        self._pool: ConnectionPool[Connection] | None = None
+        self._hnsw: set[tuple[str, int]] = set()
+
+    def __repr__(self) -> str:
+        return f"PostgresStore({describe_url(self._url)!r}, tenant_id={self.tenant_id})"
+
+    # -- connections ------------------------------------------------------------------------
+
+    @property
+    def pool(self) -> ConnectionPool[Connection]:
+        """The connection pool, opened (and the schema migrated) on first use."""
+        with self._lock:
+            if self._pool is None:
+                self._pool = self._open()
+            return self._pool
+
+    def _open(self) -> ConnectionPool[Connection]:
+        try:
+            with psycopg.connect(self._url, autocommit=True, connect_timeout=10) as conn:
+                migrate(conn)
+                with conn.transaction():
+                    self._set_tenant(conn)
+                    conn.execute(
+                        "INSERT INTO tenants (id, name) VALUES (%s, %s) ON CONFLICT DO NOTHING",
+                        (self.tenant_id, "default" if self.tenant_id == 1 else "tenant"),
+                    )
+            pool: ConnectionPool[Connection] = ConnectionPool(
+                self._url,
+                min_size=1,
+                max_size=self._pool_size,
+                kwargs={"autocommit": True},
+                check=ConnectionPool.check_connection,
+                name="notecite",
+                open=False,
+            )
+            pool.open(wait=True, timeout=30.0)
+        except psycopg.Error as exc:
+            raise StoreError(
+                f"cannot open the PostgreSQL index at {describe_url(self._url)}: "
+                f"{_reason(exc)}. Check store.url and that the server is running."
+            ) from exc
+        return pool
+
+    def _set_tenant(self, conn: Connection, ef_search: int | None = None) -> None:
+        if ef_search is None:
+            conn.execute(
+                "SELECT set_config('notecite.tenant_id', %s, true)", (str(self.tenant_id),)
+            )
+        else:
+            conn.execute(
+                "SELECT set_config('notecite.tenant_id', %s, true), "
+                "set_config('hnsw.ef_search', %s, true)",
+                (str(self.tenant_id), str(ef_search)),
+            )
+
+    @contextmanager
+    def _tx(self, *, ef_search: int | None = None) -> Iterator[Connection]:
+        """One transaction of this tenant; database errors become StoreError."""
+        pool = self.pool
+        try:
+            with pool.connection() as conn, conn.transaction():
+                self._set_tenant(conn, ef_search)
+                yield conn
+        except psycopg.Error as exc:
+            raise StoreError(f"PostgreSQL: {_reason(exc)}") from exc
+
+    def close(self) -> None:
+        with self._lock:
+            if self._pool is not None:
+                self._pool.close()
+                self._pool = None
+
+    # -- vaults -----------------------------------------------------------------------------
+
+    def add_vault(self, name: str, path: Path) -> Vault:
+        with self._tx() as conn:
+            row = conn.execute(
+                "INSERT INTO vaults (tenant_id, name, path) VALUES (%s, %s, %s) "
+                "ON CONFLICT (tenant_id, name) DO NOTHING RETURNING id",
+                (self.tenant_id, name, str(path)),
+            ).fetchone()
+        if row is None:
+            raise VaultError(f"a vault named {name!r} exists already; pick another name")
+        return Vault(int(row[0]), name, path, self.tenant_id)
+
+    def get_vault(self, name: str) -> Vault | None:
+        with self._tx() as conn:
+            row = conn.execute(
+                "SELECT id, path FROM vaults WHERE tenant_id = %s AND name = %s",
+                (self.tenant_id, name),
+            ).fetchone()
+        return Vault(int(row[0]), name, Path(row[1]), self.tenant_id) if row else None
+
+    def list_vaults(self) -> list[Vault]:
+        with self._tx() as conn:
+            rows = conn.execute(
+                f"SELECT id, name, path FROM vaults WHERE tenant_id = %s ORDER BY name {_C}",
+                (self.tenant_id,),
+            ).fetchall()
+        return [Vault(int(r[0]), r[1], Path(r[2]), self.tenant_id) for r in rows]
+
+    def remove_vault(self, name: str) -> None:
+        with self._tx() as conn:
+            row = conn.execute(
+                "DELETE FROM vaults WHERE tenant_id = %s AND name = %s RETURNING id",
+                (self.tenant_id, name),
+            ).fetchone()
+        if row is None:
+            raise VaultError(f"no vault named {name!r}")
+
+    # -- index metadata ---------------------------------------------------------------------
+
+    def embedder_info(self) -> tuple[str, int] | None:
+        with self._tx() as conn:
+            rows = dict(
+                conn.execute(
+                    "SELECT key, value FROM meta WHERE tenant_id = %s "
+                    "AND key IN ('embed_model', 'embed_dimensions')",
+                    (self.tenant_id,),
+                ).fetchall()
+            )
+        model, dims = rows.get("embed_model"), rows.get("embed_dimensions")
+        return (model, int(dims)) if model and dims else None
+
+    def set_embedder_info(self, model_id: str, dimensions: int) -> None:
+        with self._tx() as conn:
+            conn.cursor().executemany(
+                "INSERT INTO meta (tenant_id, key, value) VALUES (%s, %s, %s) "
+                "ON CONFLICT (tenant_id, key) DO UPDATE SET value = excluded.value",
+                [
+                    (self.tenant_id, "embed_model", model_id),
+                    (self.tenant_id, "embed_dimensions", str(dimensions)),
+                ],
+            )
+
+    def clear_index(self) -> None:
+        """Forget every note, chunk and the recorded model; vaults stay registered."""
+        with self._tx() as conn:
+            conn.execute("DELETE FROM notes WHERE tenant_id = %s", (self.tenant_id,))
+            conn.execute(
+                "DELETE FROM meta WHERE tenant_id = %s "
+                "AND key IN ('embed_model', 'embed_dimensions')",
+                (self.tenant_id,),
+            )
+
+    # -- notes ------------------------------------------------------------------------------
+
+    def note_states(self, vault_id: int) -> dict[str, NoteState]:
+        with self._tx() as conn:
+            rows = conn.execute(
+                "SELECT rel_path, content_hash, size, mtime_ns, error IS NOT NULL FROM notes "
+                "WHERE tenant_id = %s AND vault_id = %s",
+                (self.tenant_id, vault_id),
+            ).fetchall()
+        return {r[0]: NoteState(r[1], r[2], r[3], r[4]) for r in rows}
+
+    def touch_note(self, vault_id: int, rel_path: str, size: int, mtime_ns: int) -> None:
+        with self._tx() as conn:
+            conn.execute(
+                "UPDATE notes SET size = %s, mtime_ns = %s "
+                "WHERE tenant_id = %s AND vault_id = %s AND rel_path = %s",
+                (size, mtime_ns, self.tenant_id, vault_id, rel_path),
+            )
+
+    def replace_note(self, note: NoteRecord, chunks: Sequence[Chunk]) -> None:
+        with self._tx() as conn:
+            note_id = self._upsert_note(conn, note)
+            conn.execute(
+                "DELETE FROM chunks WHERE tenant_id = %s AND note_id = %s",
+                (self.tenant_id, note_id),
+            )
+            if not chunks:
+                return
+            title = _clean(note.title)
+            conn.cursor().executemany(
+                "INSERT INTO chunks (tenant_id, chunk_id, note_id, vault_id, chunk_index, "
+                "title, heading_path, text, line_start, line_end, token_count, content_hash) "
+                "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+                [
+                    (
+                        self.tenant_id,
+                        c.chunk_id,
+                        note_id,
+                        note.vault_id,
+                        c.chunk_index,
+                        title,
+                        _clean(c.heading_path),
+                        _clean(c.text) if isinstance(c.text, str) else c.text,
+                        c.line_start,
+                        c.line_end,
+                        c.token_count,
+                        c.content_hash,
+                    )
+                    for c in chunks
+                ],
+            )
+
+    def _upsert_note(self, conn: Connection, note: NoteRecord) -> int:
+        row = conn.execute(
+            "INSERT INTO notes (tenant_id, vault_id, rel_path, folder, title, doc_type, "
+            "note_type, description, keywords, frontmatter, created, modified, note_ts, "
+            "content_hash, size, mtime_ns, error, indexed_at) "
+            "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, now()) "
+            "ON CONFLICT (tenant_id, vault_id, rel_path) DO UPDATE SET folder = excluded.folder, "
+            "title = excluded.title, doc_type = excluded.doc_type, "
+            "note_type = excluded.note_type, description = excluded.description, "
+            "keywords = excluded.keywords, frontmatter = excluded.frontmatter, "
+            "created = excluded.created, modified = excluded.modified, "
+            "note_ts = excluded.note_ts, content_hash = excluded.content_hash, "
+            "size = excluded.size, mtime_ns = excluded.mtime_ns, error = excluded.error, "
+            "indexed_at = excluded.indexed_at RETURNING id",
+            (
+                self.tenant_id,
+                note.vault_id,
+                note.rel_path,
+                note.folder,
+                _clean(note.title),
+                note.doc_type,
+                note.note_type,
+                _clean(note.description),
+                [_clean(k) for k in note.keywords],
+                Jsonb(note.frontmatter),
+                _utc(note.created),
+                _utc(note.modified),
+                _utc(note.modified or note.created),
+                note.content_hash,
+                note.size,
+                note.mtime_ns,
+                _clean(note.error) if note.error is not None else None,
+            ),
+        ).fetchone()
+        assert row is not None  # INSERT ... RETURNING always returns the row
+        return int(row[0])
+
+    def record_failure(
+        self, vault_id: int, rel_path: str, reason: str, size: int, mtime_ns: int
+    ) -> None:
+        folder = Path(rel_path).parent.as_posix()
+        record = NoteRecord(
+            vault_id=vault_id,
+            rel_path=rel_path,
+            folder="" if folder == "." else folder,
+            title="",
+            doc_type="",
+            note_type=None,
+            description="",
+            keywords=(),
+            frontmatter={},
+            created=None,
+            modified=None,
+            content_hash="",
+            size=size,
+            mtime_ns=mtime_ns,
+            error=reason,
+        )
+        self.replace_note(record, [])
+
+    def delete_notes(self, vault_id: int, rel_paths: Iterable[str]) -> None:
+        paths = sorted(set(rel_paths))
+        if not paths:
+            return
+        with self._tx() as conn:
+            conn.execute(
+                "DELETE FROM notes WHERE tenant_id = %s AND vault_id = %s AND rel_path = ANY(%s)",
+                (self.tenant_id, vault_id, paths),
+            )
+
+    # -- embeddings -------------------------------------------------------------------------
+
+    def missing_embeddings(self, model_id: str, content_hashes: Iterable[str]) -> set[str]:
+        wanted = set(content_hashes)
+        if not wanted:
+            return set()
+        with self._tx() as conn:
+            rows = conn.execute(
+                "SELECT content_hash FROM embeddings "
+                "WHERE tenant_id = %s AND model_id = %s AND content_hash = ANY(%s)",
+                (self.tenant_id, model_id, list(wanted)),
+            ).fetchall()
+        return wanted - {r[0] for r in rows}
+
+    def put_embeddings(self, model_id: str, vectors: Mapping[str, Vectors]) -> None:
+        if not vectors:
+            return
+        for dims in sorted({len(v) for v in vectors.values()}):
+            self._ensure_hnsw(model_id, dims)
+        with self._tx() as conn:
+            # Sorted, so that two writers of overlapping batches lock rows in the same order.
+            conn.cursor().executemany(
+                "INSERT INTO embeddings (tenant_id, model_id, content_hash, dimensions, vector) "
+                "VALUES (%s, %s, %s, %s, %s::vector) "
+                "ON CONFLICT (tenant_id, model_id, content_hash) DO UPDATE "
+                "SET dimensions = excluded.dimensions, vector = excluded.vector",
+                [
+                    (self.tenant_id, model_id, h, len(vectors[h]), vector_literal(vectors[h]))
+                    for h in sorted(vectors)
+                ],
+            )
+
+    def _ensure_hnsw(self, model_id: str, dims: int) -> None:
+        """Create the HNSW index of ``model_id`` at ``dims`` dimensions unless it exists."""
+        if (model_id, dims) in self._hnsw:
+            return
+        with self._tx() as conn:
+            exists = conn.execute(
+                "SELECT 1 FROM pg_indexes WHERE schemaname = current_schema() "
+                "AND indexname = %s",
+                (hnsw_index_name(model_id, dims),),
+            ).fetchone()
+            if not exists:
+                logger.info("creating the HNSW index of %s (%d dimensions)", model_id, dims)
+                conn.execute("SELECT pg_advisory_xact_lock(%s)", (_INDEX_LOCK,))
+                conn.execute(hnsw_index_sql(model_id, dims))
+        self._hnsw.add((model_id, dims))
+
+    # -- search -----------------------------------------------------------------------------
+
+    def vector_search(
+        self, model_id: str, query: Vectors, flt: SearchFilter, limit: int
+    ) -> list[ChunkHit]:
+        """Nearest chunks by the HNSW index, or by exact search when the index scan (which
+        filters after it has found ``hnsw.ef_search`` candidates) came up short."""
+        if limit <= 0 or not len(query):
+            return []
+        ef_search = min(max(self.ef_search, limit), _MAX_EF_SEARCH)
+        with self._tx(ef_search=ef_search) as conn:
+            rows = conn.execute(
+                *approximate_query(self.tenant_id, model_id, query, flt, limit)
+            ).fetchall()
+            if len(rows) < limit:
+                rows = conn.execute(
+                    *exact_query(self.tenant_id, model_id, query, flt, limit)
+                ).fetchall()
+        hits = [ChunkHit(int(r[0]), float(r[1])) for r in rows]
+        return sorted(hits, key=lambda h: (-h.score, h.chunk_rowid))
+
+    def vector_scores(
+        self, model_id: str, query: Vectors, rowids: Sequence[int]
+    ) -> dict[int, float]:
+        if not rowids or not len(query):
+            return {}
+        with self._tx() as conn:
+            rows = conn.execute(*scores_query(self.tenant_id, model_id, query, rowids))
+            return {int(r[0]): float(r[1]) for r in rows}
+
+    def lexical_search(self, query: str, flt: SearchFilter, limit: int) -> list[ChunkHit]:
+        tsquery = tsquery_text(query)
+        if not tsquery or limit <= 0:
+            return []
+        with self._tx() as conn:
+            rows = conn.execute(*lexical_query(self.tenant_id, tsquery, flt, limit)).fetchall()
+        return [ChunkHit(int(r[0]), float(r[1])) for r in rows if r[1] > 0]
+
+    def fetch_chunks(self, rowids: Sequence[int]) -> dict[int, StoredChunk]:
+        if not rowids:
+            return {}
+        with self._tx() as conn:
+            rows = conn.execute(
+                "SELECT c.id, c.chunk_id, v.name, n.rel_path, n.folder, n.title, "
+                "c.heading_path, c.chunk_index, c.text, c.line_start, c.line_end, n.note_type, "
+                "n.note_ts FROM chunks c "
+                "JOIN notes n ON n.tenant_id = c.tenant_id AND n.id = c.note_id "
+                "JOIN vaults v ON v.tenant_id = c.tenant_id AND v.id = c.vault_id "
+                "WHERE c.tenant_id = %s AND c.id = ANY(%s)",
+                (self.tenant_id, list(rowids)),
+            ).fetchall()
+        return {
+            int(r[0]): StoredChunk(
+                rowid=int(r[0]),
+                chunk_id=r[1],
+                vault=r[2],
+                rel_path=r[3],
+                folder=r[4],
+                title=r[5],
+                heading_path=r[6],
+                chunk_index=r[7],
+                text=r[8],
+                line_start=r[9],
+                line_end=r[10],
+                note_type=r[11],
+                note_date=r[12].astimezone(UTC) if r[12] is not None else None,
+            )
+            for r in rows
+        }
+
+    # -- status -----------------------------------------------------------------------------
+
+    def vault_status(self) -> list[VaultStatus]:
+        with self._tx() as conn:
+            vaults = conn.execute(
+                "SELECT v.id, v.name, v.path, "
+                "(SELECT count(*) FROM notes n WHERE n.tenant_id = v.tenant_id "
+                "AND n.vault_id = v.id AND n.error IS NULL), "
+                "(SELECT count(*) FROM chunks c WHERE c.tenant_id = v.tenant_id "
+                "AND c.vault_id = v.id) "
+                f"FROM vaults v WHERE v.tenant_id = %s ORDER BY v.name {_C}",
+                (self.tenant_id,),
+            ).fetchall()
+            failed: dict[int, list[FailedFile]] = {}
+            for vault_id, rel_path, error in conn.execute(
+                "SELECT vault_id, rel_path, error FROM notes "
+                f"WHERE tenant_id = %s AND error IS NOT NULL ORDER BY rel_path {_C}",
+                (self.tenant_id,),
+            ):
+                failed.setdefault(vault_id, []).append(FailedFile(rel_path, error))
+        return [
+            VaultStatus(
+                name=name,
+                path=path,
+                notes=int(notes),
+                chunks=int(chunks),
+                failed=tuple(failed.get(vault_id, ())),
+            )
+            for vault_id, name, path, notes, chunks in vaults
+        ]
+
+    def folders(self, vault_id: int) -> list[str]:
+        """Distinct folders of a vault's indexed notes."""
+        with self._tx() as conn:
+            rows = conn.execute(
+                "SELECT DISTINCT folder COLLATE \"C\" AS folder FROM notes "
+                "WHERE tenant_id = %s AND vault_id = %s AND error IS NULL ORDER BY 1",
+                (self.tenant_id, vault_id),
+            ).fetchall()
+        return [r[0] for r in rows]
+
+
+__all__ = ["PostgresStore", "describe_url"]
