@@ -68,6 +68,8 @@ def machine() -> str:
     """Date, cores, CPU, versions and git revision, for the header of every report."""
     import numpy
 
+    import notecite
+
     try:
         import onnxruntime
 
@@ -78,7 +80,8 @@ def machine() -> str:
     return (
         f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC; {cores} cores ({_cpu_model()}); "
         f"Python {platform.python_version()}, numpy {numpy.__version__}, "
-        f"onnxruntime {ort}, SQLite {sqlite3.sqlite_version}; git {_git_revision()}; "
+        f"onnxruntime {ort}, SQLite {sqlite3.sqlite_version}; git {_git_revision()}, "
+        f"notecite from {Path(notecite.__file__).parent}; "
         f"{load()}"
     )
 

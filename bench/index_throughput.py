@@ -22,7 +22,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from _measure import machine, median
-
 from notecite.chunking import ChunkerConfig, chunk_note
 from notecite.config import EmbedderSettings, IndexSettings, Settings, StoreSettings
 from notecite.embed.base import Embedder

@@ -26,8 +26,8 @@ from pathlib import Path
 
 import numpy as np
 import platformdirs
-from _measure import machine, median, ms
 
+from _measure import machine, median, ms
 from notecite.config import EmbedderSettings, Settings, StoreSettings
 from notecite.embed.base import Vectors
 from notecite.embed.registry import create_embedder

@@ -1,7 +1,7 @@
 """Run every benchmark with its default sizes, one after the other (never in parallel).
 
-    python bench/run_all.py            # about 10 minutes on 2 cores once the caches are warm
-    python bench/run_all.py --only reindex search_latency
+python bench/run_all.py            # about 10 minutes on 2 cores once the caches are warm
+python bench/run_all.py --only reindex search_latency
 """
 
 from __future__ import annotations

@@ -21,6 +21,7 @@ from notecite.retrieve.fusion import FusionWeights
 from notecite.retrieve.hybrid import HybridWeights, hybrid_search
 from notecite.retrieve.retriever import RetrievalOptions
 from notecite.store.base import Store
+from notecite.store.postgres import create_store as create_postgres_store
 from notecite.store.sqlite import SQLiteStore
 from notecite.store.sqlite.sessions import SQLiteSessionStore
 from notecite.types import IndexReport, IndexStatus, SearchFilter, SearchResult, Vault
@@ -68,7 +69,10 @@ class Engine:
     def store(self) -> Store:
         """The index store (opened on first use)."""
         if self._store is None:
-            self._store = SQLiteStore(self.settings.db_path)
+            if self.settings.store.backend == "postgres":
+                self._store = create_postgres_store(self.settings.store)
+            else:
+                self._store = SQLiteStore(self.settings.db_path)
         return self._store
 
     @property

@@ -6,7 +6,7 @@ import pytest
 
 from notecite import Engine
 from notecite.ask_types import AskRequest, AskResponse, DebugInfo, Reference, RetrievedChunk
-from notecite.config import GenerationSettings
+from notecite.config import AskSettings, GenerationSettings
 from notecite.generate.prompts import SYSTEM_PROMPT
 from notecite.generate.registry import register_llm
 from tests.ask.conftest import MakeEngine
@@ -132,8 +132,9 @@ def test_a_note_without_headings_can_be_cited_in_file_section_style(notes_engine
 
 
 def passes_thresholds(chunk: RetrievedChunk) -> bool:
-    """The calibrated defaults: cosine >= 0.25 and gate score >= 0.3."""
-    return chunk.score_vector >= 0.25 and chunk.score_gate >= 0.3
+    """The calibrated defaults of AskSettings."""
+    ask = AskSettings()
+    return chunk.score_vector >= ask.vector_threshold and chunk.score_gate >= ask.final_threshold
 
 
 def test_debug_lists_every_candidate_with_its_scores(notes_engine: Engine) -> None:

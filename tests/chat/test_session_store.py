@@ -22,7 +22,7 @@ def test_a_new_index_file_gets_the_chat_tables_by_migration(tmp_path: Path) -> N
     finally:
         store.close()
     versions = read_rows(tmp_path / "index.db", "SELECT version FROM schema_migrations")
-    assert [v[0] for v in versions] == [1, 2]
+    assert {1, 2} <= {v[0] for v in versions}
     tables = {
         r[0]
         for r in read_rows(

@@ -13,7 +13,7 @@ from fastapi import Depends, FastAPI
 
 from notecite import __version__
 from notecite.api.errors import install_error_handlers
-from notecite.api.routes import ask, chat, health, sessions, vaults
+from notecite.api.routes import ask, chat, health, sessions, templates, vaults
 from notecite.api.services import Services, require_api_key
 from notecite.config import Settings
 
@@ -23,7 +23,8 @@ def create_app(settings: Settings) -> FastAPI:
 
     Routes: ``GET /health``; ``POST /ask``, ``POST /search``; ``/vaults`` (list, add, remove,
     ``POST|GET /vaults/{name}/index``); ``POST /chat`` (JSON or Server-Sent Events);
-    ``/sessions`` (create, list, get, rename, delete, ``GET|PATCH .../settings``).
+    ``/sessions`` (create, list, get, rename, delete, ``GET|PATCH .../settings``);
+    ``GET /templates``, ``POST /templates/search`` (the library is indexed at start-up).
     OpenAPI at ``/docs``. When ``server.api_keys`` is set, every route but /health needs
     ``Authorization: Bearer <key>``.
     """
@@ -32,9 +33,11 @@ def create_app(settings: Settings) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         services = Services.open(settings)
         app.state.services = services
+        app.state.templates = templates.start(settings, services.engine.embedder)
         try:
             yield
         finally:
+            app.state.templates.close()
             services.close()
 
     app = FastAPI(
@@ -46,6 +49,6 @@ def create_app(settings: Settings) -> FastAPI:
     install_error_handlers(app)
     app.include_router(health.router)
     protected = [Depends(require_api_key)]
-    for module in (ask, vaults, chat, sessions):
+    for module in (ask, vaults, chat, sessions, templates):
         app.include_router(module.router, dependencies=protected)
     return app

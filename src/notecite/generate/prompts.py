@@ -24,8 +24,8 @@ FILE_SECTION_RULE = (
 TOP_OF_NOTE = "(top of note)"  # the section shown for text before a note's first heading
 CITE_REMINDER = (
     " End every sentence with the id of the source it comes from in square brackets, "
-    "for example: The launch moved to May [N2]. If the sources do not answer the question, "
-    "say that the notes do not contain the answer."
+    "like [N1]. If the sources do not answer the question, say that the notes do not "
+    "contain the answer."
 )
 DETAIL_HINTS = {
     "brief": "Answer briefly, in one to three sentences.",

@@ -1,4 +1,4 @@
-"""PostgreSQL store: pgvector HNSW for vectors, a weighted tsvector for full text, RLS per tenant."""
+"""PostgreSQL store: pgvector HNSW for vectors, weighted tsvector full text, RLS per tenant."""
 
 from __future__ import annotations
 
@@ -8,7 +8,6 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
 import psycopg
 from psycopg.conninfo import conninfo_to_dict
@@ -42,8 +41,11 @@ _C = 'COLLATE "C"'  # byte order, as in SQLite, whatever the database's locale
 
 
 def _clean(text: str) -> str:
-    """PostgreSQL text cannot hold NUL characters; SQLite can, so keep the rest of the text."""
-    return text.replace("\x00", "\ufffd")
+    """PostgreSQL text cannot hold NUL characters; SQLite can, so keep the rest of the text.
+
+    A value that is not text goes through unchanged, for the database to reject.
+    """
+    return text.replace("\x00", "\ufffd") if isinstance(text, str) else text
 
 
 def _utc(value: datetime | None) -> datetime | None:
@@ -278,7 +280,7 @@ class PostgresStore:
                         c.chunk_index,
                         title,
                         _clean(c.heading_path),
-                        _clean(c.text) if isinstance(c.text, str) else c.text,
+                        _clean(c.text),
                         c.line_start,
                         c.line_end,
                         c.token_count,
@@ -396,8 +398,7 @@ class PostgresStore:
             return
         with self._tx() as conn:
             exists = conn.execute(
-                "SELECT 1 FROM pg_indexes WHERE schemaname = current_schema() "
-                "AND indexname = %s",
+                "SELECT 1 FROM pg_indexes WHERE schemaname = current_schema() AND indexname = %s",
                 (hnsw_index_name(model_id, dims),),
             ).fetchone()
             if not exists:
@@ -442,7 +443,7 @@ class PostgresStore:
             return []
         with self._tx() as conn:
             rows = conn.execute(*lexical_query(self.tenant_id, tsquery, flt, limit)).fetchall()
-        return [ChunkHit(int(r[0]), float(r[1])) for r in rows if r[1] > 0]
+        return [ChunkHit(int(r[0]), float(r[1])) for r in rows]
 
     def fetch_chunks(self, rowids: Sequence[int]) -> dict[int, StoredChunk]:
         if not rowids:
@@ -511,7 +512,7 @@ class PostgresStore:
         """Distinct folders of a vault's indexed notes."""
         with self._tx() as conn:
             rows = conn.execute(
-                "SELECT DISTINCT folder COLLATE \"C\" AS folder FROM notes "
+                'SELECT DISTINCT folder COLLATE "C" AS folder FROM notes '
                 "WHERE tenant_id = %s AND vault_id = %s AND error IS NULL ORDER BY 1",
                 (self.tenant_id, vault_id),
             ).fetchall()

@@ -1,0 +1,19 @@
+"""The shared store contract, run against PostgreSQL."""
+
+from __future__ import annotations
+
+import pytest
+
+from notecite.errors import StoreError
+from notecite.store.postgres.store import PostgresStore
+from tests.store.contract import StoreContract, StoreFactory
+
+pytestmark = pytest.mark.postgres
+
+
+class TestPostgresStore(StoreContract):
+    write_errors = (StoreError,)
+
+    @pytest.fixture
+    def store_factory(self, pg_url: str) -> StoreFactory:
+        return lambda: PostgresStore(pg_url)
