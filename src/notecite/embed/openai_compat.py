@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
-import httpx
 import numpy as np
 
 from notecite.config import EmbedderSettings
-from notecite.embed.base import Vectors, approx_token_count, normalise
+from notecite.embed.base import Vectors
 from notecite.embed.remote import post_json
+from notecite.embed.remote_base import RemoteEmbedder
 from notecite.errors import EmbeddingError
 
 
-class OpenAICompatEmbedder:
+class OpenAICompatEmbedder(RemoteEmbedder):
     """Embeds through ``POST {base_url}/embeddings`` with ``{"model", "input": [...]}``."""
 
     def __init__(
@@ -26,43 +24,19 @@ class OpenAICompatEmbedder:
         timeout_s: float = 60.0,
         max_tokens: int = 512,
     ) -> None:
-        self._base_url = base_url.rstrip("/")
-        self._model = model
-        self._api_key = api_key
-        self._dimensions = dimensions
-        self._batch_size = batch_size
-        self._timeout_s = timeout_s
-        self._max_tokens = max_tokens
-        self._client: httpx.Client | None = None
+        super().__init__(
+            base_url,
+            model,
+            dimensions=dimensions,
+            batch_size=batch_size,
+            timeout_s=timeout_s,
+            max_tokens=max_tokens,
+            headers={"Authorization": f"Bearer {api_key}"} if api_key else None,
+        )
 
     @property
     def model_id(self) -> str:
         return f"openai:{self._model}"
-
-    @property
-    def dimensions(self) -> int:
-        if self._dimensions is None:
-            self._dimensions = int(self._request(["dimension probe"]).shape[1])
-        return self._dimensions
-
-    @property
-    def max_tokens(self) -> int:
-        return self._max_tokens
-
-    def close(self) -> None:
-        """Close the HTTP client (idempotent)."""
-        if self._client is not None:
-            self._client.close()
-            self._client = None
-
-    def count_tokens(self, texts: Sequence[str]) -> list[int]:
-        return [approx_token_count(t) for t in texts]
-
-    def _http(self) -> httpx.Client:
-        if self._client is None:
-            headers = {"Authorization": f"Bearer {self._api_key}"} if self._api_key else {}
-            self._client = httpx.Client(timeout=self._timeout_s, headers=headers)
-        return self._client
 
     def _request(self, texts: list[str]) -> Vectors:
         body = post_json(
@@ -78,22 +52,6 @@ class OpenAICompatEmbedder:
                 f"{self._base_url} returned {len(vectors)} vectors for {len(texts)} texts"
             )
         return vectors
-
-    def embed_documents(self, texts: Sequence[str]) -> Vectors:
-        if not texts:
-            return np.zeros((0, self.dimensions), dtype=np.float32)
-        parts = [
-            self._request(list(texts[i : i + self._batch_size]))
-            for i in range(0, len(texts), self._batch_size)
-        ]
-        vectors = np.concatenate(parts)
-        if self._dimensions is None:
-            self._dimensions = int(vectors.shape[1])
-        return normalise(vectors)
-
-    def embed_query(self, text: str) -> Vectors:
-        vector: Vectors = self.embed_documents([text])[0]
-        return vector
 
 
 def create(settings: EmbedderSettings) -> OpenAICompatEmbedder:

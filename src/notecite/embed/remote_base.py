@@ -1,0 +1,79 @@
+"""What the remote embedders share: lazy client, batching, dimension probing, closing."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+
+import httpx
+import numpy as np
+
+from notecite.embed.base import Vectors, approx_token_count, normalise
+
+
+class RemoteEmbedder(ABC):
+    """An embedder behind an HTTP API; subclasses send one batch in ``_request``."""
+
+    def __init__(
+        self,
+        base_url: str,
+        model: str,
+        *,
+        dimensions: int | None,
+        batch_size: int,
+        timeout_s: float,
+        max_tokens: int,
+        headers: dict[str, str] | None = None,
+    ) -> None:
+        self._base_url = base_url.rstrip("/")
+        self._model = model
+        self._dimensions = dimensions
+        self._batch_size = batch_size
+        self._timeout_s = timeout_s
+        self._max_tokens = max_tokens
+        self._headers = headers or {}
+        self._client: httpx.Client | None = None
+
+    @property
+    def dimensions(self) -> int:
+        if self._dimensions is None:
+            self._dimensions = int(self._request(["dimension probe"]).shape[1])
+        return self._dimensions
+
+    @property
+    def max_tokens(self) -> int:
+        return self._max_tokens
+
+    def close(self) -> None:
+        """Close the HTTP client (idempotent)."""
+        if self._client is not None:
+            self._client.close()
+            self._client = None
+
+    def count_tokens(self, texts: Sequence[str]) -> list[int]:
+        return [approx_token_count(t) for t in texts]
+
+    def _http(self) -> httpx.Client:
+        if self._client is None:
+            self._client = httpx.Client(timeout=self._timeout_s, headers=self._headers)
+        return self._client
+
+    @abstractmethod
+    def _request(self, texts: list[str]) -> Vectors:
+        """Embed one batch; raise EmbeddingError on any failure."""
+
+    def embed_documents(self, texts: Sequence[str]) -> Vectors:
+        if not texts:
+            return np.zeros((0, self.dimensions), dtype=np.float32)
+        parts = [
+            self._request(list(texts[i : i + self._batch_size]))
+            for i in range(0, len(texts), self._batch_size)
+        ]
+        vectors = np.concatenate(parts)
+        if self._dimensions is None:
+            self._dimensions = int(vectors.shape[1])
+        return normalise(vectors)
+
+    def embed_query(self, text: str) -> Vectors:
+        vector: Vectors = self.embed_documents([text])[0]
+        return vector
