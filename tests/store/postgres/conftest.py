@@ -40,6 +40,16 @@ class PgCluster:
     def url(self, database: str, user: str = APP_ROLE) -> str:
         return str(self.postmaster.get_uri(user=user, database=database))
 
+    def create_database(self) -> str:
+        """A fresh, empty database owned by the application role; returns its name."""
+        name = f"t_{uuid.uuid4().hex[:12]}"
+        # FILE_COPY: with fsync off, copying the template's files beats writing them to the WAL
+        self.admin(f"CREATE DATABASE {name} OWNER {APP_ROLE} STRATEGY FILE_COPY")
+        return name
+
+    def drop_database(self, name: str) -> None:
+        self.admin(f"DROP DATABASE {name} WITH (FORCE)")
+
     def admin(self, *statements: str, database: str = "postgres") -> None:
         """Run statements as the superuser, outside any transaction."""
         with psycopg.connect(self.url(database, "postgres"), autocommit=True) as conn:
@@ -85,10 +95,9 @@ def pg_cluster() -> Iterator[PgCluster]:
 @pytest.fixture
 def pg_database(pg_cluster: PgCluster) -> Iterator[str]:
     """A fresh, empty database owned by the application role; yields its name."""
-    name = f"t_{uuid.uuid4().hex[:12]}"
-    pg_cluster.admin(f"CREATE DATABASE {name} OWNER {APP_ROLE}")
+    name = pg_cluster.create_database()
     yield name
-    pg_cluster.admin(f"DROP DATABASE {name} WITH (FORCE)")
+    pg_cluster.drop_database(name)
 
 
 @pytest.fixture

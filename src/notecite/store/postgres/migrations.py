@@ -146,12 +146,24 @@ def ensure_pgvector(conn: psycopg.Connection[Any]) -> None:
         ) from exc
 
 
+def pending(conn: psycopg.Connection[Any]) -> list[int]:
+    """Versions not applied yet (read-only: works on a replica too)."""
+    row = conn.execute("SELECT to_regclass('schema_migrations') IS NOT NULL").fetchone()
+    done: set[int] = set()
+    if row and row[0]:
+        done = {r[0] for r in conn.execute("SELECT version FROM schema_migrations")}
+    return [version for version, _ in MIGRATIONS if version not in done]
+
+
 def migrate(conn: psycopg.Connection[Any]) -> list[int]:
     """Apply pending migrations, each in its own transaction; return the versions applied.
 
     ``conn`` must be in autocommit mode. Concurrent callers wait for each other on an
-    advisory lock, so every migration is applied once.
+    advisory lock, so every migration is applied once. An up-to-date schema is only read,
+    so a read-only connection (a replica) passes.
     """
+    if not pending(conn):
+        return []
     ensure_pgvector(conn)
     applied = []
     for version, script in MIGRATIONS:

@@ -115,10 +115,12 @@ class PostgresStore:
                 migrate(conn)
                 with conn.transaction():
                     self._set_tenant(conn)
-                    conn.execute(
-                        "INSERT INTO tenants (id, name) VALUES (%s, %s) ON CONFLICT DO NOTHING",
-                        (self.tenant_id, "default" if self.tenant_id == 1 else "tenant"),
-                    )
+                    # only this tenant's row is visible; a replica may read, not write
+                    if not conn.execute("SELECT 1 FROM tenants").fetchone():
+                        conn.execute(
+                            "INSERT INTO tenants (id, name) VALUES (%s, %s) ON CONFLICT DO NOTHING",
+                            (self.tenant_id, "default" if self.tenant_id == 1 else "tenant"),
+                        )
             pool: ConnectionPool[Connection] = ConnectionPool(
                 self._url,
                 min_size=1,
