@@ -39,7 +39,9 @@ def test_postgres_without_a_url_is_a_config_error(tmp_path: Path) -> None:
 
 
 def test_missing_psycopg_names_the_install_command(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in list(sys.modules):
+        if name.startswith(("psycopg", "notecite.store.postgres.")):
+            monkeypatch.delitem(sys.modules, name)
     monkeypatch.setitem(sys.modules, "psycopg", None)  # what `import psycopg` finds
-    monkeypatch.delitem(sys.modules, "notecite.store.postgres.store")
     with pytest.raises(ConfigError, match=r"pip install 'notecite\[postgres\]'"):
         create_store(StoreSettings(backend="postgres", url=SecretStr(URL)))

@@ -3,22 +3,16 @@
 from __future__ import annotations
 
 import logging
-import threading
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
-import psycopg
-from psycopg.conninfo import conninfo_to_dict
-from psycopg.rows import TupleRow
 from psycopg.types.json import Jsonb
-from psycopg_pool import ConnectionPool
 
 from notecite.embed.base import Vectors
-from notecite.errors import StoreError, VaultError
+from notecite.errors import VaultError
 from notecite.store.base import NoteState, StoredChunk
-from notecite.store.postgres.migrations import migrate
+from notecite.store.postgres.connection import Connection, TenantConnections, describe_url
 from notecite.store.postgres.search import (
     approximate_query,
     exact_query,
@@ -33,7 +27,6 @@ from notecite.types import Chunk, ChunkHit, FailedFile, NoteRecord, SearchFilter
 
 logger = logging.getLogger(__name__)
 
-Connection = psycopg.Connection[TupleRow]
 # Held while an HNSW index is created, so that two writers do not race to create it.
 _INDEX_LOCK = 0x6E6F746563697469  # "notecit" + "i"
 _MAX_EF_SEARCH = 1000  # pgvector's upper bound of hnsw.ef_search
@@ -52,31 +45,12 @@ def _utc(value: datetime | None) -> datetime | None:
     return datetime.fromtimestamp(value.timestamp(), UTC) if value else None
 
 
-def _reason(exc: psycopg.Error) -> str:
-    """The server's one-line message (never the DETAIL, which can quote note text)."""
-    primary = exc.diag.message_primary if exc.sqlstate else None
-    if primary:
-        return f"{primary} (SQLSTATE {exc.sqlstate})"
-    return " ".join(str(exc).split()) or type(exc).__name__
-
-
-def describe_url(url: str) -> str:
-    """``user@host:port/dbname`` of a connection string, without its password."""
-    try:
-        parts = conninfo_to_dict(url)
-    except psycopg.Error:
-        return "an unparsable store.url"
-    host = parts.get("host") or "localhost"
-    port = f":{parts['port']}" if parts.get("port") else ""
-    user = f"{parts['user']}@" if parts.get("user") else ""
-    return f"{user}{host}{port}/{parts.get('dbname', '')}"
-
-
 class PostgresStore:
     """The server :class:`~notecite.store.Store`: PostgreSQL 16 with pgvector.
 
     Nothing connects until first use; then the schema is migrated and a connection pool
-    opens. Every transaction sets ``notecite.tenant_id``, which row-level security checks.
+    opens (:class:`TenantConnections`). Every transaction sets ``notecite.tenant_id``, which
+    row-level security checks; every query also names the tenant, for the planner.
 
     Args:
         url: a libpq connection string or ``postgresql://`` URL.
@@ -90,82 +64,17 @@ class PostgresStore:
     ) -> None:
         self.tenant_id = tenant_id
         self.ef_search = ef_search
-        self._url = url
-        self._pool_size = pool_size
-        self._lock = threading.Lock()
-        self._pool: ConnectionPool[Connection] | None = None
-        self._hnsw: set[tuple[str, int]] = set()
+        self._connections = TenantConnections(url, tenant_id, pool_size)
+        self._tx = self._connections.transaction
+        self._hnsw: set[tuple[str, int]] = set()  # (model, dimensions) known to be indexed
 
     def __repr__(self) -> str:
-        return f"PostgresStore({describe_url(self._url)!r}, tenant_id={self.tenant_id})"
-
-    # -- connections ------------------------------------------------------------------------
-
-    @property
-    def pool(self) -> ConnectionPool[Connection]:
-        """The connection pool, opened (and the schema migrated) on first use."""
-        with self._lock:
-            if self._pool is None:
-                self._pool = self._open()
-            return self._pool
-
-    def _open(self) -> ConnectionPool[Connection]:
-        try:
-            with psycopg.connect(self._url, autocommit=True, connect_timeout=10) as conn:
-                migrate(conn)
-                with conn.transaction():
-                    self._set_tenant(conn)
-                    # only this tenant's row is visible; a replica may read, not write
-                    if not conn.execute("SELECT 1 FROM tenants").fetchone():
-                        conn.execute(
-                            "INSERT INTO tenants (id, name) VALUES (%s, %s) ON CONFLICT DO NOTHING",
-                            (self.tenant_id, "default" if self.tenant_id == 1 else "tenant"),
-                        )
-            pool: ConnectionPool[Connection] = ConnectionPool(
-                self._url,
-                min_size=1,
-                max_size=self._pool_size,
-                kwargs={"autocommit": True},
-                check=ConnectionPool.check_connection,
-                name="notecite",
-                open=False,
-            )
-            pool.open(wait=True, timeout=30.0)
-        except psycopg.Error as exc:
-            raise StoreError(
-                f"cannot open the PostgreSQL index at {describe_url(self._url)}: "
-                f"{_reason(exc)}. Check store.url and that the server is running."
-            ) from exc
-        return pool
-
-    def _set_tenant(self, conn: Connection, ef_search: int | None = None) -> None:
-        if ef_search is None:
-            conn.execute(
-                "SELECT set_config('notecite.tenant_id', %s, true)", (str(self.tenant_id),)
-            )
-        else:
-            conn.execute(
-                "SELECT set_config('notecite.tenant_id', %s, true), "
-                "set_config('hnsw.ef_search', %s, true)",
-                (str(self.tenant_id), str(ef_search)),
-            )
-
-    @contextmanager
-    def _tx(self, *, ef_search: int | None = None) -> Iterator[Connection]:
-        """One transaction of this tenant; database errors become StoreError."""
-        pool = self.pool
-        try:
-            with pool.connection() as conn, conn.transaction():
-                self._set_tenant(conn, ef_search)
-                yield conn
-        except psycopg.Error as exc:
-            raise StoreError(f"PostgreSQL: {_reason(exc)}") from exc
+        url = describe_url(self._connections.url)
+        return f"PostgresStore({url!r}, tenant_id={self.tenant_id})"
 
     def close(self) -> None:
-        with self._lock:
-            if self._pool is not None:
-                self._pool.close()
-                self._pool = None
+        self._connections.close()
+        self._hnsw.clear()
 
     # -- vaults -----------------------------------------------------------------------------
 
@@ -521,4 +430,4 @@ class PostgresStore:
         return [r[0] for r in rows]
 
 
-__all__ = ["PostgresStore", "describe_url"]
+__all__ = ["PostgresStore"]
