@@ -155,6 +155,20 @@ class ServerSettings(_Section):
     )
 
 
+class TemplateSettings(_Section):
+    """Reasoning-template retrieval (``[templates]``); mirrors the RAGConfig contract."""
+
+    template_dirs: tuple[Path, ...] | None = Field(
+        default=None, description="default: data/bot-buffer and data/templates"
+    )
+    top_k: int = Field(default=3, ge=1, le=50)
+    similarity_threshold: float | None = Field(
+        default=None, ge=-1.0, le=1.0, description="default: calibrated for the embedder"
+    )
+    chroma_url: str | None = None
+    chroma_path: Path | None = None
+
+
 class Settings(BaseSettings):
     """All notecite settings."""
 
@@ -173,6 +187,7 @@ class Settings(BaseSettings):
     generation: GenerationSettings = Field(default_factory=GenerationSettings)
     ask: AskSettings = Field(default_factory=AskSettings)
     retrieval: RetrievalSettings = Field(default_factory=RetrievalSettings)
+    templates: TemplateSettings = Field(default_factory=TemplateSettings)
     chat: ChatSettings = Field(default_factory=ChatSettings)
     server: ServerSettings = Field(default_factory=ServerSettings)
 

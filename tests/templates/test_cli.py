@@ -118,3 +118,17 @@ def test_every_command_has_help() -> None:
         result = CliRunner().invoke(cli, ["templates", command, "--help"])
         assert result.exit_code == 0
         assert "--chroma-url" in result.output
+
+
+def test_templates_section_of_the_settings_is_used(tmp_path: Path, lib: tuple[Path, Path]) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "config.toml").write_text(
+        f'[embedder]\nname = "hash"\n[templates]\ntemplate_dirs = ["{lib[0]}"]\ntop_k = 1\n'
+    )
+    indexed = CliRunner().invoke(cli, ["--home", str(home), "templates", "index"])
+    assert indexed.exit_code == 0, indexed.output
+    result = CliRunner().invoke(cli, ["--home", str(home), "templates", "list", "--json"])
+    assert result.exit_code == 0, result.output
+    ids = {t["id"] for t in json.loads(result.output)["templates"]}
+    assert ids == {p.stem for p in lib[0].glob("*.md")}

@@ -10,7 +10,7 @@ from typing import Any, TypeVar
 import click
 
 from notecite.cli.state import CliState, pass_state
-from notecite.templates import RAGConfig, TemplateRetriever, open_template_retriever
+from notecite.templates import TemplateRetriever, open_template_retriever, rag_config
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -54,7 +54,7 @@ def _retriever(
         raise click.UsageError("give --chroma-url or --chroma-path, not both")
     if dirs:
         config["template_dirs"] = dirs
-    rag = RAGConfig(chroma_url=chroma_url, chroma_path=chroma_path, **config)
+    rag = rag_config(state.settings, chroma_url=chroma_url, chroma_path=chroma_path, **config)
     retriever = open_template_retriever(state.settings, state.engine.embedder, rag)
     click.get_current_context().call_on_close(retriever.close)
     return retriever

@@ -13,6 +13,7 @@ from notecite.templates.retriever import (
     TemplateRetriever,
     open_template_retriever,
     open_template_store,
+    rag_config,
 )
 from notecite.templates.store import IndexedTemplate, StoredState, TemplateStore
 from notecite.templates.thresholds import threshold_for
@@ -32,6 +33,7 @@ __all__ = [
     "open_template_retriever",
     "open_template_store",
     "parse_template",
+    "rag_config",
     "resolve_template_dirs",
     "threshold_for",
 ]

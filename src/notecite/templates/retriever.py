@@ -7,6 +7,7 @@ import logging
 import threading
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from notecite.config import Settings
 from notecite.embed.base import Embedder
@@ -229,9 +230,18 @@ def open_template_store(settings: Settings, config: RAGConfig) -> TemplateStore:
     return SQLiteTemplateStore(settings.db_path)
 
 
+def rag_config(settings: Settings, **overrides: Any) -> RAGConfig:
+    """The RAGConfig of the ``[templates]`` settings, with ``overrides`` (e.g. CLI flags)."""
+    values: dict[str, Any] = {
+        key: value for key, value in settings.templates.model_dump().items() if value is not None
+    }
+    values.update({key: value for key, value in overrides.items() if value is not None})
+    return RAGConfig(**values)
+
+
 def open_template_retriever(
     settings: Settings, embedder: Embedder, config: RAGConfig | None = None
 ) -> TemplateRetriever:
-    """A retriever over the store that ``config`` selects, with the engine's ``embedder``."""
-    config = config or RAGConfig()
+    """A retriever over the store that ``config`` (default: the settings) selects."""
+    config = config or rag_config(settings)
     return TemplateRetriever(embedder, open_template_store(settings, config), config)
