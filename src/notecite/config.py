@@ -115,7 +115,9 @@ class RetrievalSettings(_Section):
     """Candidate fusion, recency, doc-type weights and reranking."""
 
     strategy: Literal["weighted", "rrf", "vector_lexical"] = "weighted"
-    reranker: Literal["lexical", "none"] = "lexical"
+    reranker: Literal["lexical", "none"] = Field(
+        default="lexical", description="none: no lexical scores (the gate sees cosine only)"
+    )
     rerank_depth: int = Field(default=60, ge=1, description="candidates scored by the reranker")
     vector_weight: float = Field(default=0.6, ge=0)
     keyword_weight: float = Field(default=0.25, ge=0)

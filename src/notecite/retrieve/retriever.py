@@ -181,8 +181,9 @@ class Retriever:
     def _rerank(self, question: str, candidates: list[Candidate], seed: bool) -> None:
         """Score the top ``rerank_depth`` candidates lexically (the rest keep lexical 0)."""
         best = max((c.fused for c in candidates), default=0.0) or 1.0
+        depth = self._options.rerank_depth if self._options.reranker != "none" else 0
         for position, cand in enumerate(candidates):
-            if position < self._options.rerank_depth:
+            if position < depth:
                 cand.lexical = lexical_score(question, cand.chunk.text, cand.chunk.heading_path)
             cand.gate = final_score(cand.score_vector * cand.folder_weight, cand.lexical)
             relative = cand.fused if seed else cand.fused / best
