@@ -15,7 +15,7 @@ import numpy as np
 
 from notecite.embed.base import Vectors
 from notecite.errors import StoreError
-from notecite.store.sqlite.migrations import migrate
+from notecite.store.sqlite.connection import open_index
 from notecite.templates.store import IndexedTemplate, StoredState
 from notecite.templates.types import Template
 
@@ -58,17 +58,7 @@ class SQLiteTemplateStore:
             return self._conn
 
     def _open(self) -> sqlite3.Connection:
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            conn = sqlite3.connect(
-                self.path, isolation_level=None, check_same_thread=False, timeout=30.0
-            )
-            conn.execute("PRAGMA journal_mode=WAL")
-            conn.execute("PRAGMA busy_timeout=30000")
-            migrate(conn)
-        except (sqlite3.DatabaseError, OSError) as exc:
-            raise StoreError(f"cannot open the templates in {self.path}: {exc}") from exc
-        return conn
+        return open_index(self.path, "the templates")
 
     @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:

@@ -24,7 +24,7 @@ from notecite.chat.types import (
     StoredMessage,
 )
 from notecite.errors import StoreError
-from notecite.store.sqlite.migrations import migrate
+from notecite.store.sqlite.connection import open_index
 
 _CITATIONS = TypeAdapter(list[ChatCitation])
 _SESSION_COLUMNS = (
@@ -59,18 +59,7 @@ class SQLiteSessionStore:
             return self._conn
 
     def _open(self) -> sqlite3.Connection:
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            conn = sqlite3.connect(
-                self.path, isolation_level=None, check_same_thread=False, timeout=30.0
-            )
-            conn.execute("PRAGMA journal_mode=WAL")
-            conn.execute("PRAGMA foreign_keys=ON")
-            conn.execute("PRAGMA busy_timeout=30000")
-            migrate(conn)
-        except sqlite3.DatabaseError as exc:
-            raise StoreError(f"cannot open the chat sessions in {self.path}: {exc}") from exc
-        return conn
+        return open_index(self.path, "the chat sessions")
 
     @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:

@@ -17,7 +17,7 @@ import numpy as np
 from notecite.embed.base import Vectors
 from notecite.errors import StoreError, VaultError
 from notecite.store.base import NoteState, StoredChunk
-from notecite.store.sqlite.migrations import migrate
+from notecite.store.sqlite.connection import open_index
 from notecite.store.sqlite.vectors import VectorMatrix, folder_matches
 from notecite.types import (
     Chunk,
@@ -125,22 +125,7 @@ class SQLiteStore:
         return self._conn
 
     def _open(self) -> sqlite3.Connection:
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            conn = sqlite3.connect(
-                self.path, isolation_level=None, check_same_thread=False, timeout=30.0
-            )
-            conn.execute("PRAGMA journal_mode=WAL")
-            conn.execute("PRAGMA synchronous=NORMAL")
-            conn.execute("PRAGMA foreign_keys=ON")
-            conn.execute("PRAGMA busy_timeout=30000")
-            migrate(conn)
-        except sqlite3.DatabaseError as exc:
-            raise StoreError(
-                f"cannot open the index at {self.path}: {exc}. "
-                "Move the file away to start a fresh index."
-            ) from exc
-        return conn
+        return open_index(self.path, "the index")
 
     @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
