@@ -5,10 +5,17 @@ read, hash, parse, chunk, embed, write). Embed only is ``embed_documents`` on ex
 that indexing embedded: the notes are parsed and chunked the way the indexer does it, the
 chunks are deduplicated by content hash, and the result is checked against the hashes stored
 by the end-to-end run. The model is loaded and warmed up once before anything is timed, and
-the two measurements alternate in order from one repeat to the next.
+the measurements alternate in order from one repeat to the next. Wall time is the figure;
+process CPU time (onnxruntime's threads included) is printed beside it because other work on
+a small machine moves wall time far more than it moves CPU time.
 
-    python bench/index_throughput.py               # default subset: 100 notes, 3 repeats
-    python bench/index_throughput.py --limit 0     # the whole vault (about 13 min on 2 cores)
+The whole vault-dendron vault takes about 3 min per measurement on an idle 2-core machine
+(6 under load), so the default is a fixed subset of 100 notes evenly spaced over the sorted
+paths (about 20 s per measurement).
+
+    python bench/index_throughput.py                         # 100 notes, 3 repeats
+    python bench/index_throughput.py --limit 0 --repeat 2    # the whole vault, ~13 min
+    python bench/index_throughput.py --grouped               # also the indexer's flush groups
 """
 
 from __future__ import annotations
