@@ -113,21 +113,26 @@ class VectorMatrix:
         if not len(self) or limit <= 0:
             return []
         mask = self.mask(flt)
-        scores = self.matrix @ query
-        allowed = len(scores)
-        if mask is not None:
-            allowed = int(mask.sum())
-            if not allowed:
+        if mask is None:
+            rows = np.arange(len(self))
+            scores = self.matrix @ query
+        else:
+            rows = np.flatnonzero(mask)
+            if not len(rows):
                 return []
-            # Masking the scores is cheaper than copying the allowed rows out of the matrix.
-            scores = np.where(mask, scores, -np.inf)
-        limit = min(limit, allowed)
+            # A selective filter scores only its rows; a broad one masks the full product,
+            # which is cheaper than copying most of the matrix.
+            if len(rows) * 4 < len(self):
+                scores = self.matrix[rows] @ query
+            else:
+                scores = (self.matrix @ query)[rows]
+        limit = min(limit, len(rows))
         if len(scores) > limit:
             top = np.argpartition(-scores, limit - 1)[:limit]
         else:
             top = np.arange(len(scores))
         top = top[np.argsort(-scores[top], kind="stable")]
-        return [ChunkHit(int(self.rowids[i]), float(scores[i])) for i in top]
+        return [ChunkHit(int(self.rowids[rows[i]]), float(scores[i])) for i in top]
 
     def scores_for(self, query: Vectors, rowids: Sequence[int]) -> dict[int, float]:
         """Cosine similarity of the given chunk rowids (those without a vector are absent)."""
