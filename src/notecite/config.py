@@ -9,12 +9,13 @@ TOML (``[embedder] name = "hash"``). Unknown keys are an error. The data directo
 from __future__ import annotations
 
 import os
+import re
 import tomllib
 from pathlib import Path
 from typing import Any, Literal
 
 import platformdirs
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, model_validator
 from pydantic_settings import (
     BaseSettings,
     PydanticBaseSettingsSource,
@@ -147,14 +148,50 @@ class ChatSettings(_Section):
     )
 
 
+DEFAULT_TENANT = "default"
+_TENANT_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,99}")
+
+
 class ServerSettings(_Section):
-    """`notecite serve`: where it listens and the API keys it accepts (bearer tokens)."""
+    """`notecite serve`: where it listens and the API keys it accepts (bearer tokens).
+
+    ``api_keys`` are keys of the ``default`` tenant; ``tenant_keys`` maps other tenant names
+    to their keys (``[server.tenant_keys] acme = ["..."]``). A request's key decides the
+    tenant whose vaults, notes and sessions it sees. With no key at all, every request is
+    the default tenant's (loopback only).
+    """
 
     host: str = "127.0.0.1"
     port: int = Field(default=8765, ge=1, le=65535)
     api_keys: list[SecretStr] = Field(
-        default_factory=list, description="required to bind anywhere but loopback"
+        default_factory=list, description="keys of the default tenant"
     )
+    tenant_keys: dict[str, list[SecretStr]] = Field(
+        default_factory=dict, description="tenant name -> its API keys"
+    )
+
+    @model_validator(mode="after")
+    def _check_tenant_keys(self) -> ServerSettings:
+        seen: set[str] = set()
+        for tenant, key in self.keys_by_tenant():
+            if not _TENANT_NAME.fullmatch(tenant):
+                raise ValueError(
+                    f"invalid tenant name {tenant!r}: use letters, digits, '_', '.', '-'"
+                )
+            secret = key.get_secret_value()
+            if not secret.strip():
+                raise ValueError(f"an API key of tenant {tenant!r} is empty")
+            if secret in seen:
+                raise ValueError(f"an API key is given twice (tenant {tenant!r})")
+            seen.add(secret)
+        return self
+
+    def keys_by_tenant(self) -> list[tuple[str, SecretStr]]:
+        """Every configured key with the tenant it belongs to."""
+        pairs = [(DEFAULT_TENANT, key) for key in self.api_keys]
+        for tenant, keys in self.tenant_keys.items():
+            pairs.extend((tenant, key) for key in keys)
+        return pairs
 
 
 class TemplateSettings(_Section):
