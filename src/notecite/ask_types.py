@@ -9,6 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field
 Detail = Literal["brief", "normal", "detailed"]
 CitationStyle = Literal["numbered", "file_section"]
 AbstainReason = Literal["no_relevant_context", "insufficient_information", "ambiguous_question"]
+AutoRagMode = Literal["off", "auto", "always"]
 
 MAX_QUESTION_CHARS = 2000
 
@@ -26,6 +27,12 @@ class AskRequest(BaseModel):
     debug: bool = False
     citation_style: CitationStyle = "numbered"
     llm: str | None = Field(default=None, description="LLM provider for this request")
+    auto_rag: AutoRagMode | None = Field(
+        default=None, description="off | auto (on weak retrieval) | always; default: config"
+    )
+    multi_query: bool | None = Field(
+        default=None, description="auto-RAG searches several rewrites fused with RRF"
+    )
 
 
 class Reference(BaseModel):
@@ -70,7 +77,39 @@ class Timings(BaseModel):
     retrieve: float = 0.0
     rerank: float = 0.0
     generate: float = 0.0
+    auto_rag: float = 0.0
     total: float = 0.0
+
+
+class AutoRagStep(BaseModel):
+    """One step of auto-RAG: what ran, how it ended and how long it took."""
+
+    name: str
+    status: Literal["ok", "skipped", "timeout", "failed"]
+    ms: float = 0.0
+    detail: str = ""
+
+
+class AutoRagDebug(BaseModel):
+    """Why auto-RAG ran (or not), its steps, and which retrieval won."""
+
+    mode: AutoRagMode = "off"
+    triggered: bool = False
+    reason: str = ""
+    steps: list[AutoRagStep] = Field(default_factory=list)
+    queries: list[str] = Field(default_factory=list)
+    base_strength: float = 0.0
+    auto_strength: float = 0.0
+    winner: Literal["base", "auto"] = "base"
+
+
+class CacheDebug(BaseModel):
+    """Whether this request's query embedding and search results came from the caches."""
+
+    query_embedding: Literal["hit", "miss", "off"] = "off"
+    search_results: Literal["hit", "miss", "off"] = "off"
+    query_hit_rate: float = 0.0
+    results_hit_rate: float = 0.0
 
 
 class DebugInfo(BaseModel):
@@ -86,6 +125,9 @@ class DebugInfo(BaseModel):
     uncited_references: bool = False
     notes: list[str] = Field(default_factory=list)
     llm: str = ""
+    auto_rag: AutoRagDebug = Field(default_factory=AutoRagDebug)
+    cache: CacheDebug = Field(default_factory=CacheDebug)
+    reranker: str = ""
 
 
 class ErrorInfo(BaseModel):

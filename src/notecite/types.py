@@ -120,12 +120,30 @@ class VaultStatus:
 
 
 @dataclass(frozen=True)
+class CacheStats:
+    """Counters of one retrieval cache (query embeddings or search results)."""
+
+    name: str
+    entries: int
+    max_entries: int
+    hits: int
+    misses: int
+
+    @property
+    def hit_rate(self) -> float:
+        """Hits over lookups (0.0 before the first lookup)."""
+        lookups = self.hits + self.misses
+        return self.hits / lookups if lookups else 0.0
+
+
+@dataclass(frozen=True)
 class IndexStatus:
     """What `notecite status` reports."""
 
     vaults: tuple[VaultStatus, ...]
     embedder_model: str | None
     embedder_dimensions: int | None
+    caches: tuple[CacheStats, ...] = ()
 
 
 @dataclass

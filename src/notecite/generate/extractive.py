@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from notecite.config import GenerationSettings
 from notecite.generate.base import ContextSource, GenerationRequest
 from notecite.generate.citations import FALLBACK_ANSWER
-from notecite.generate.prompts import TOP_OF_NOTE
+from notecite.generate.prompts import TOP_OF_NOTE, as_data
 from notecite.retrieve.terms import query_terms, stem
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
@@ -56,7 +56,7 @@ class ExtractiveLLM:
         scored.sort(key=lambda s: (s[0], s[1]), reverse=True)
         picked = scored[: self._max_sentences]
         body = " ".join(
-            f"{text.rstrip()} {_citation(source, request.citation_style)}"
+            f"{as_data(text).rstrip()} {_citation(source, request.citation_style)}"
             for _, _, text, source in picked
         )
         return f"{LABEL} {body}"

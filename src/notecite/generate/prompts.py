@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from notecite.generate.base import ChatMessage, ContextSource
@@ -34,6 +35,32 @@ DETAIL_HINTS = {
 }
 
 
+# Note text is data. These are the shapes in it that could pass for the prompt's own frame:
+# a source label or citation ([N9], [Chunk 3], [Vault: x], [File: a.md, Section: b]), the
+# context's fences, and a line that starts like one of the frame's fields or a chat role.
+_LABEL = re.compile(
+    r"\[(\s*(?:N\d+|Chunk\s*\d+|Vault\s*:|File\s*:|Source\s*\d*\s*:?)[^\[\]\n]*)\]",
+    re.IGNORECASE,
+)
+_FENCE = re.compile(r"-{3,}\s*(?:end\s+)?context\b[^\n]*", re.IGNORECASE)
+_FIELD = re.compile(
+    r"^(\s*)((?:content|section|question|system|assistant|user|instructions?)\s*:)",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+
+def as_data(text: str) -> str:
+    """Note text as it goes into a prompt: nothing in it can pass for the prompt's frame.
+
+    Citation-like labels become parenthesised (``[N9]`` -> ``(N9)``), so the model cannot copy
+    a citation out of a note and a note cannot forge a source header; context fences are
+    removed; lines that begin like a frame field or a chat role are quoted with ``> ``.
+    """
+    text = _LABEL.sub(lambda m: f"({m.group(1)})", text)
+    text = _FENCE.sub("(fence removed)", text)
+    return _FIELD.sub(r"\1> \2", text)
+
+
 def system_prompt(citation_style: str) -> str:
     """The verbatim system prompt, plus the citation rule of the numbered style."""
     return SYSTEM_PROMPT + (NUMBERED_RULE if citation_style == "numbered" else "")
@@ -46,8 +73,8 @@ def context_block(sources: Sequence[ContextSource], citation_style: str) -> str:
         label = f"[Chunk {number}]" if citation_style == "file_section" else f"[{source.cid}]"
         lines.append(label)
         lines.append(f"[Vault: {source.vault}] File: {source.rel_path}")
-        lines.append(f"Section: {source.heading_path or TOP_OF_NOTE}")
-        lines.append(f"Content: {source.text}")
+        lines.append(f"Section: {as_data(source.heading_path) or TOP_OF_NOTE}")
+        lines.append(f"Content: {as_data(source.text)}")
         lines.append("")
     lines.append("--- End Context ---")
     if citation_style == "file_section":

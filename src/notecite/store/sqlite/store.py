@@ -199,6 +199,10 @@ class SQLiteStore:
             row = self.conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
         return str(row[0]) if row else None
 
+    def index_generation(self) -> str:
+        """Changes with every write to the index, from any process (result caches key on it)."""
+        return self._meta("generation") or "0"
+
     def embedder_info(self) -> tuple[str, int] | None:
         model, dims = self._meta("embed_model"), self._meta("embed_dimensions")
         return (model, int(dims)) if model and dims else None
