@@ -9,18 +9,21 @@ from types import TracebackType
 
 from notecite.ask_types import AskRequest, AskResponse
 from notecite.chat import ChatRequest, ChatResponse, ChatService, SessionStore
-from notecite.config import AskSettings, Settings
+from notecite.chat.sessions import check_tenant
+from notecite.config import DEFAULT_TENANT, AskSettings, Settings
 from notecite.embed.base import Embedder, Vectors
 from notecite.embed.registry import create_embedder
 from notecite.errors import ConfigError, EmbedderMismatchError, EmbeddingError, VaultError
 from notecite.generate.base import LLM
 from notecite.generate.registry import create_llm
 from notecite.ingest.indexer import ProgressCallback, VaultIndexer
+from notecite.ingest.lock import index_locks, lock_dir
 from notecite.pipeline import AskPipeline, TokenCallback
 from notecite.retrieve.fusion import FusionWeights
 from notecite.retrieve.hybrid import HybridWeights, hybrid_search
 from notecite.retrieve.retriever import RetrievalOptions
 from notecite.store.base import Store
+from notecite.store.postgres import create_session_store as create_postgres_session_store
 from notecite.store.postgres import create_store as create_postgres_store
 from notecite.store.sqlite import SQLiteStore
 from notecite.store.sqlite.sessions import SQLiteSessionStore
@@ -284,12 +287,15 @@ class Engine:
     # -- chat -------------------------------------------------------------------------------
 
     def open_sessions(self) -> SessionStore:
-        """The chat sessions kept in the index file, on their own connection: close it."""
+        """The chat sessions kept beside the index, on their own connection(s): close it."""
         store = self.store
-        if not isinstance(store, SQLiteStore):
-            raise ConfigError("chat sessions are kept only in the SQLite store for now")
-        store.list_vaults()  # the index connection applies the migrations before ours opens
-        return SQLiteSessionStore(store.path, tenant_id=store.tenant_id)
+        if isinstance(store, SQLiteStore):
+            store.list_vaults()  # the index connection applies the migrations before ours opens
+            return SQLiteSessionStore(store.path, tenant_id=store.tenant_id)
+        if self.settings.store.backend == "postgres":
+            tenant_id = getattr(store, "tenant_id", 1)
+            return create_postgres_session_store(self.settings.store, tenant_id=tenant_id)
+        raise ConfigError("chat sessions need the sqlite or the postgres store")
 
     def chat(
         self,

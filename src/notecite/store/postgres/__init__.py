@@ -11,10 +11,26 @@ from typing import TYPE_CHECKING
 from notecite.errors import ConfigError
 
 if TYPE_CHECKING:
+    from notecite.chat.base import SessionStore
     from notecite.config import StoreSettings
     from notecite.store.base import Store
 
 INSTALL = "pip install 'notecite[postgres]'"
+
+
+def _url(settings: StoreSettings) -> str:
+    if settings.url is None:
+        raise ConfigError(
+            "store.backend = 'postgres' needs store.url, e.g. "
+            "NOTECITE_STORE__URL=postgresql://user@host/dbname"
+        )
+    return settings.url.get_secret_value()
+
+
+def _missing_psycopg(exc: ImportError) -> ConfigError:
+    if not (exc.name or "").startswith("psycopg"):
+        raise exc
+    return ConfigError(f"the PostgreSQL store needs psycopg; run: {INSTALL}")
 
 
 def create_store(settings: StoreSettings, *, tenant_id: int = 1) -> Store:
@@ -23,20 +39,26 @@ def create_store(settings: StoreSettings, *, tenant_id: int = 1) -> Store:
     Raises:
         ConfigError: ``store.url`` is not set, or psycopg is not installed.
     """
-    if settings.url is None:
-        raise ConfigError(
-            "store.backend = 'postgres' needs store.url, e.g. "
-            "NOTECITE_STORE__URL=postgresql://user@host/dbname"
-        )
+    url = _url(settings)
     try:
         from notecite.store.postgres.store import PostgresStore
     except ImportError as exc:
-        if not (exc.name or "").startswith("psycopg"):
-            raise
-        raise ConfigError(f"the PostgreSQL store needs psycopg; run: {INSTALL}") from exc
-    return PostgresStore(
-        settings.url.get_secret_value(), tenant_id=tenant_id, ef_search=settings.hnsw_ef_search
-    )
+        raise _missing_psycopg(exc) from exc
+    return PostgresStore(url, tenant_id=tenant_id, ef_search=settings.hnsw_ef_search)
 
 
-__all__ = ["INSTALL", "create_store"]
+def create_session_store(settings: StoreSettings, *, tenant_id: int = 1) -> SessionStore:
+    """A :class:`PostgresSessionStore` for ``store.url`` (it connects on first use).
+
+    Raises:
+        ConfigError: ``store.url`` is not set, or psycopg is not installed.
+    """
+    url = _url(settings)
+    try:
+        from notecite.store.postgres.sessions import PostgresSessionStore
+    except ImportError as exc:
+        raise _missing_psycopg(exc) from exc
+    return PostgresSessionStore(url, tenant_id=tenant_id)
+
+
+__all__ = ["INSTALL", "create_session_store", "create_store"]

@@ -16,6 +16,7 @@ import psycopg
 from notecite.errors import StoreError
 
 _TENANT_TABLES = ("tenants", "meta", "vaults", "notes", "chunks", "embeddings")
+_CHAT_TABLES = ("chat_sessions", "chat_messages")
 _TENANT_COLUMN = {"tenants": "id"}
 # Held while migrating, so that two processes opening a fresh database take turns.
 _MIGRATION_LOCK = 0x6E6F7465636974  # "notecit"
@@ -130,7 +131,36 @@ CREATE TABLE embeddings (
 );
 """ + "".join(_row_security(t) for t in _TENANT_TABLES)
 
-MIGRATIONS: tuple[tuple[int, str], ...] = ((1, _SCHEMA),)
+# Chat sessions and their messages, as in the SQLite store's migration 2.
+_CHAT = """
+CREATE TABLE chat_sessions (
+    tenant_id bigint NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
+    id text NOT NULL,
+    title text NOT NULL,
+    settings jsonb NOT NULL DEFAULT '{}',
+    created_at timestamptz NOT NULL,
+    updated_at timestamptz NOT NULL,
+    PRIMARY KEY (tenant_id, id)
+);
+CREATE INDEX chat_sessions_updated ON chat_sessions (tenant_id, updated_at DESC, id);
+CREATE TABLE chat_messages (
+    tenant_id bigint NOT NULL,
+    id bigint GENERATED ALWAYS AS IDENTITY,
+    session_id text NOT NULL,
+    role text NOT NULL CHECK (role IN ('user', 'assistant')),
+    content text NOT NULL,
+    citations jsonb NOT NULL DEFAULT '[]',
+    meta jsonb,
+    error jsonb,
+    created_at timestamptz NOT NULL,
+    PRIMARY KEY (tenant_id, id),
+    FOREIGN KEY (tenant_id, session_id) REFERENCES chat_sessions (tenant_id, id)
+        ON DELETE CASCADE
+);
+CREATE INDEX chat_messages_session ON chat_messages (tenant_id, session_id, id);
+""" + "".join(_row_security(t) for t in _CHAT_TABLES)
+
+MIGRATIONS: tuple[tuple[int, str], ...] = ((1, _SCHEMA), (2, _CHAT))
 
 
 def ensure_pgvector(conn: psycopg.Connection[Any]) -> None:

@@ -104,6 +104,26 @@ class SQLiteSessionStore:
         assert created is not None
         return created
 
+    def put_session(self, session: ChatSession) -> bool:
+        """Insert ``session`` with its id and times unless it exists; True if inserted.
+
+        This is how ``notecite store migrate`` copies sessions between stores.
+        """
+        with self._write() as conn:
+            cur = conn.execute(
+                "INSERT INTO chat_sessions (id, tenant_id, title, settings, created_at, "
+                "updated_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING",
+                (
+                    session.id,
+                    self.tenant_id,
+                    session.title,
+                    session.settings.model_dump_json(),
+                    session.created_at.isoformat(),
+                    session.updated_at.isoformat(),
+                ),
+            )
+        return cur.rowcount > 0
+
     def get_session(self, session_id: str) -> ChatSession | None:
         with self._lock:
             row = self.conn.execute(
@@ -149,7 +169,6 @@ class SQLiteSessionStore:
 
     def add_messages(self, session_id: str, messages: Sequence[NewMessage]) -> list[StoredMessage]:
         now = _now()
-        ids: list[int] = []
         with self._write() as conn:
             cur = conn.execute(
                 "UPDATE chat_sessions SET updated_at = ? WHERE id = ? AND tenant_id = ?",
@@ -157,29 +176,43 @@ class SQLiteSessionStore:
             )
             if not cur.rowcount:
                 raise StoreError(f"chat session {session_id} vanished while answering")
-            for message in messages:
-                meta: dict[str, object] = {}
-                if message.meta is not None:
-                    meta["meta"] = message.meta.model_dump(mode="json")
-                if message.error is not None:
-                    meta["error"] = message.error.model_dump(mode="json")
-                row = conn.execute(
-                    "INSERT INTO chat_messages (session_id, role, content, citations, meta, "
-                    "created_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
-                    (
-                        session_id,
-                        message.role,
-                        message.content,
-                        _CITATIONS.dump_json(message.citations).decode(),
-                        json.dumps(meta),
-                        now,
-                    ),
-                ).fetchone()
-                ids.append(int(row[0]))
+            ids = [self._insert(conn, session_id, m, now) for m in messages]
         return [
             StoredMessage(id=i, created_at=datetime.fromisoformat(now), **m.model_dump())
             for i, m in zip(ids, messages, strict=True)
         ]
+
+    def put_messages(self, session_id: str, messages: Sequence[StoredMessage]) -> None:
+        """Append ``messages`` with their own times (new ids); for ``store migrate``."""
+        with self._write() as conn:
+            for message in messages:
+                self._insert(conn, session_id, message, message.created_at.isoformat())
+
+    def _insert(
+        self,
+        conn: sqlite3.Connection,
+        session_id: str,
+        message: NewMessage | StoredMessage,
+        when: str,
+    ) -> int:
+        meta: dict[str, object] = {}
+        if message.meta is not None:
+            meta["meta"] = message.meta.model_dump(mode="json")
+        if message.error is not None:
+            meta["error"] = message.error.model_dump(mode="json")
+        row = conn.execute(
+            "INSERT INTO chat_messages (session_id, role, content, citations, meta, "
+            "created_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
+            (
+                session_id,
+                message.role,
+                message.content,
+                _CITATIONS.dump_json(message.citations).decode(),
+                json.dumps(meta),
+                when,
+            ),
+        ).fetchone()
+        return int(row[0])
 
     def messages(self, session_id: str, last: int | None = None) -> list[StoredMessage]:
         sql = (
