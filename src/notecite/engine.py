@@ -9,15 +9,13 @@ from types import TracebackType
 
 from notecite.ask_types import AskRequest, AskResponse
 from notecite.chat import ChatRequest, ChatResponse, ChatService, SessionStore
-from notecite.chat.sessions import check_tenant
-from notecite.config import DEFAULT_TENANT, AskSettings, Settings
+from notecite.config import AskSettings, Settings
 from notecite.embed.base import Embedder, Vectors
 from notecite.embed.registry import create_embedder
 from notecite.errors import ConfigError, EmbedderMismatchError, EmbeddingError, VaultError
 from notecite.generate.base import LLM
 from notecite.generate.registry import create_llm
 from notecite.ingest.indexer import ProgressCallback, VaultIndexer
-from notecite.ingest.lock import index_locks, lock_dir
 from notecite.pipeline import AskPipeline, TokenCallback
 from notecite.retrieve.fusion import FusionWeights
 from notecite.retrieve.hybrid import HybridWeights, hybrid_search
