@@ -9,7 +9,8 @@ from types import TracebackType
 
 from notecite.ask_types import AskRequest, AskResponse
 from notecite.chat import ChatRequest, ChatResponse, ChatService, SessionStore
-from notecite.config import AskSettings, Settings
+from notecite.chat.sessions import check_tenant
+from notecite.config import DEFAULT_TENANT, AskSettings, Settings
 from notecite.embed.base import Embedder, Vectors
 from notecite.embed.registry import create_embedder
 from notecite.errors import ConfigError, EmbedderMismatchError, EmbeddingError, VaultError
@@ -46,6 +47,8 @@ class Engine:
         llm: LLM | None = None,
     ) -> None:
         self.settings = settings or Settings()
+        self.tenant = DEFAULT_TENANT
+        self._parent: Engine | None = None
         self._store = store
         self._embedder = embedder
         self._llms: dict[str, LLM] = {}
@@ -86,6 +89,8 @@ class Engine:
     def llm(self, name: str | None = None) -> LLM:
         """The LLM provider ``name`` (default: configured, else local if installed, else
         extractive); each is built once and loads its model on first use."""
+        if self._parent is not None:
+            return self._parent.llm(name)
         wanted = name or self._default_llm
         if wanted is not None and wanted in self._llms:
             return self._llms[wanted]
@@ -98,10 +103,30 @@ class Engine:
             self._default_llm = provider.name
         return provider
 
+    def for_tenant(self, tenant: str) -> Engine:
+        """An Engine over the vaults, notes and sessions of ``tenant`` (created when new).
+
+        It shares this engine's embedder and LLMs, so models load once; closing it closes
+        only its own store. Only the SQLite store serves named tenants so far.
+        """
+        store = self.store
+        if not isinstance(store, SQLiteStore):
+            raise ConfigError(
+                f"tenant {tenant!r}: tenants other than {DEFAULT_TENANT!r} need the SQLite "
+                "store for now"
+            )
+        tenant_store = SQLiteStore(store.path, tenant_id=store.tenant_id_of(tenant))
+        child = Engine(self.settings, store=tenant_store, embedder=self.embedder)
+        child.tenant = tenant
+        child._parent = self
+        return child
+
     def close(self) -> None:
         """Close the store and any provider client that holds connections."""
         if self._store is not None:
             self._store.close()
+        if self._parent is not None:  # the providers are the parent's
+            return
         for provider in [*self._llms.values(), self._embedder]:
             close = getattr(provider, "close", None)
             if callable(close):
@@ -323,6 +348,8 @@ class Engine:
                 options=self.retrieval_options(),
             ).ask(query)
 
+        check_tenant(request.tenant_id, self.tenant)
+        request = request.model_copy(update={"tenant_id": None})  # checked: this engine's
         store = sessions if sessions is not None else self.open_sessions()
         try:
             service = ChatService(

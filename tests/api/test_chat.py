@@ -96,7 +96,9 @@ async def test_a_streamed_answer_is_token_events_then_one_final_event(
     assert [m["role"] for m in stored] == ["user", "assistant"]
 
 
-async def test_unknown_sessions_tenants_and_vaults_are_404(indexed: httpx.AsyncClient) -> None:
+async def test_unknown_sessions_and_vaults_are_404_another_tenant_403(
+    indexed: httpx.AsyncClient,
+) -> None:
     unknown = "00000000-0000-4000-8000-000000000000"
     for stream in (False, True):
         assert_error(
@@ -108,9 +110,11 @@ async def test_unknown_sessions_tenants_and_vaults_are_404(indexed: httpx.AsyncC
         )
     assert_error(
         await indexed.post("/chat", json={"message": "hi", "tenantId": "acme"}),
-        404,
-        "TenantNotFoundError",
+        403,
+        "ForbiddenError",
     )
+    ok = await indexed.post("/chat", json={"message": "hi", "tenantId": "default"})
+    assert ok.status_code == 200, ok.text
     assert_error(
         await indexed.post("/chat", json={"message": "hi", "vaults": ["nope"]}),
         404,

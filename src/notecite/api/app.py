@@ -14,7 +14,7 @@ from fastapi import Depends, FastAPI
 from notecite import __version__
 from notecite.api.errors import install_error_handlers
 from notecite.api.routes import ask, chat, health, sessions, templates, vaults
-from notecite.api.services import Services, require_api_key
+from notecite.api.services import Tenants, require_api_key
 from notecite.config import Settings
 
 
@@ -25,20 +25,23 @@ def create_app(settings: Settings) -> FastAPI:
     ``POST|GET /vaults/{name}/index``); ``POST /chat`` (JSON or Server-Sent Events);
     ``/sessions`` (create, list, get, rename, delete, ``GET|PATCH .../settings``);
     ``GET /templates``, ``POST /templates/search`` (the library is indexed at start-up).
-    OpenAPI at ``/docs``. When ``server.api_keys`` is set, every route but /health needs
-    ``Authorization: Bearer <key>``.
+    OpenAPI at ``/docs``. When API keys are set (``server.api_keys``, ``server.tenant_keys``),
+    every route but /health needs ``Authorization: Bearer <key>``, and the key's tenant is
+    the only one whose vaults, notes and sessions the request sees. Reasoning templates are
+    a library shared by every tenant.
     """
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        services = Services.open(settings)
-        app.state.services = services
-        app.state.templates = templates.start(settings, services.engine.embedder)
+        tenants = Tenants(settings)
+        app.state.tenants = tenants
+        app.state.services = tenants.default
+        app.state.templates = templates.start(settings, tenants.default.engine.embedder)
         try:
             yield
         finally:
             app.state.templates.close()
-            services.close()
+            tenants.close()
 
     app = FastAPI(
         title="notecite",

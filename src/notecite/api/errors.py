@@ -50,6 +50,12 @@ class UnauthorizedError(ApiError):
     headers: ClassVar[dict[str, str] | None] = {"WWW-Authenticate": "Bearer"}
 
 
+class ForbiddenError(ApiError):
+    """The key is valid but the request asks for another tenant's data."""
+
+    status_code: ClassVar[int] = 403
+
+
 class InvalidRequestError(ApiError):
     """The request is well-formed JSON but asks for something invalid."""
 

@@ -1,4 +1,5 @@
-"""Who may call the API: loopback-only binding without keys, bearer API keys otherwise."""
+"""Who may call the API: loopback-only binding without keys, bearer API keys otherwise;
+a key names the tenant the request is served as."""
 
 from __future__ import annotations
 
@@ -24,18 +25,25 @@ def is_loopback_host(host: str) -> bool:
         return False
 
 
-def check_api_key(authorization: str | None, keys: Sequence[SecretStr]) -> None:
-    """Accept any request when no key is configured, else only ``Bearer <a configured key>``.
+def tenant_for_key(
+    authorization: str | None, keys: Sequence[tuple[str, SecretStr]], default: str
+) -> str:
+    """The tenant whose key the request sends; ``default`` when no key is configured.
+
+    ``keys`` are (tenant, key) pairs. Every key is compared, in constant time, so timing
+    says nothing about which one matched.
 
     Raises:
         UnauthorizedError: keys are configured and none was sent, or a wrong one.
     """
     if not keys:
-        return
+        return default
     scheme, _, token = (authorization or "").partition(" ")
     given = token.strip().encode()
-    matched = False
-    for key in keys:  # compare with every key, so timing says nothing about which matched
-        matched |= hmac.compare_digest(given, key.get_secret_value().encode())
-    if scheme.lower() != "bearer" or not given or not matched:
+    found: str | None = None
+    for tenant, key in keys:
+        if hmac.compare_digest(given, key.get_secret_value().encode()):
+            found = tenant
+    if scheme.lower() != "bearer" or not given or found is None:
         raise UnauthorizedError("missing or wrong API key: send 'Authorization: Bearer <key>'")
+    return found

@@ -1,20 +1,26 @@
-"""What the routes share, built once per app in its lifespan: engine, sessions, index jobs."""
+"""What the routes share, built once per app in its lifespan: per tenant, the engine, its
+sessions and its index jobs.
+
+The request's bearer key decides its tenant (:func:`request_tenant`); every route then works
+on that tenant's :class:`Services` only.
+"""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Annotated
 
 from fastapi import Depends, Request
 
-from notecite.api.errors import NotFoundError
+from notecite.api.errors import ForbiddenError, NotFoundError
 from notecite.api.jobs import IndexJobs
-from notecite.api.security import check_api_key
+from notecite.api.security import tenant_for_key
 from notecite.chat.base import SessionStore
 from notecite.chat.sessions import Sessions
 from notecite.chat.types import SessionSettings
-from notecite.config import Settings
+from notecite.config import DEFAULT_TENANT, Settings
 from notecite.engine import Engine
 from notecite.ingest.indexer import ProgressCallback
 from notecite.types import IndexReport
@@ -24,18 +30,19 @@ SHUTDOWN_WAIT_S = 30.0  # how long shutdown waits for index runs before closing 
 
 @dataclass
 class Services:
-    """The engine and what hangs off it; closed when the app shuts down."""
+    """One tenant's engine and what hangs off it; closed when the app shuts down."""
 
     settings: Settings
     engine: Engine
     session_store: SessionStore
     sessions: Sessions
     jobs: IndexJobs
+    tenant: str = DEFAULT_TENANT
 
     @classmethod
-    def open(cls, settings: Settings) -> Services:
-        """Build the engine (nothing loads yet) and open the session store."""
-        engine = Engine(settings)
+    def open(cls, settings: Settings, engine: Engine | None = None) -> Services:
+        """Build the engine (nothing loads yet) unless given, and open its session store."""
+        engine = engine or Engine(settings)
         store = engine.open_sessions()
 
         def run_index(vault: str, progress: ProgressCallback) -> list[IndexReport]:
@@ -47,6 +54,7 @@ class Services:
             session_store=store,
             sessions=Sessions(store, SessionSettings.defaults(settings.ask)),
             jobs=IndexJobs(run_index),
+            tenant=engine.tenant,
         )
 
     def close(self) -> None:
@@ -62,18 +70,77 @@ class Services:
                 known = ", ".join(v.name for v in self.engine.vaults()) or "none yet"
                 raise NotFoundError(f"unknown vault {name!r}; known vaults: {known}")
 
+    def require_tenant(self, tenant_id: str | None) -> None:
+        """ForbiddenError when a body names a tenant other than the key's."""
+        if tenant_id is not None and tenant_id != self.tenant:
+            raise ForbiddenError(
+                f"tenantId {tenant_id!r} is not the tenant of this API key; leave it out"
+            )
 
-def get_services(request: Request) -> Services:
-    """The app's services (set by its lifespan)."""
-    services = getattr(request.app.state, "services", None)
-    if not isinstance(services, Services):
+
+class Tenants:
+    """The services of each tenant, the default one opened at start, others on first use.
+
+    Only tenants named in the settings can be reached (their keys decide), so the set is
+    bounded by the configuration.
+    """
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.default = Services.open(settings)
+        self._others: dict[str, Services] = {}
+        self._lock = threading.Lock()
+
+    def get(self, tenant: str) -> Services:
+        """The services of ``tenant``."""
+        if tenant == DEFAULT_TENANT:
+            return self.default
+        with self._lock:
+            found = self._others.get(tenant)
+            if found is None:
+                found = Services.open(self.settings, self.default.engine.for_tenant(tenant))
+                self._others[tenant] = found
+            return found
+
+    def close(self) -> None:
+        """Close every tenant's services, the default one last (it owns the models)."""
+        with self._lock:
+            others, self._others = list(self._others.values()), {}
+        for services in others:
+            services.close()
+        self.default.close()
+
+
+def get_tenants(request: Request) -> Tenants:
+    """The app's tenants (set by its lifespan)."""
+    tenants = getattr(request.app.state, "tenants", None)
+    if not isinstance(tenants, Tenants):
         raise RuntimeError("the notecite app is not started: run it with its lifespan")
-    return services
+    return tenants
+
+
+TenantsDep = Annotated[Tenants, Depends(get_tenants)]
+
+
+def request_tenant(request: Request, tenants: TenantsDep) -> str:
+    """The tenant of the request's bearer key (the default tenant when no key is set)."""
+    return tenant_for_key(
+        request.headers.get("authorization"),
+        tenants.settings.server.keys_by_tenant(),
+        DEFAULT_TENANT,
+    )
+
+
+TenantDep = Annotated[str, Depends(request_tenant)]
+
+
+def get_services(tenants: TenantsDep, tenant: TenantDep) -> Services:
+    """The services of the request's tenant."""
+    return tenants.get(tenant)
 
 
 ServicesDep = Annotated[Services, Depends(get_services)]
 
 
-def require_api_key(request: Request, services: ServicesDep) -> None:
+def require_api_key(tenant: TenantDep) -> None:
     """Dependency of every route but /health: the bearer key, when keys are configured."""
-    check_api_key(request.headers.get("authorization"), services.settings.server.api_keys)

@@ -11,17 +11,16 @@ from notecite.chat.types import (
     SessionSettings,
     SessionSettingsPatch,
 )
+from notecite.config import DEFAULT_TENANT
 
 DEFAULT_TITLE = "New chat"
-DEFAULT_TENANT = "default"
 
 
-def check_tenant(tenant_id: str | None) -> None:
-    """Only the default tenant is served for now: any other raises TenantNotFoundError."""
-    if tenant_id not in (None, DEFAULT_TENANT):
-        raise TenantNotFoundError(
-            f"unknown tenant {tenant_id!r}; this server serves only {DEFAULT_TENANT!r}"
-        )
+def check_tenant(tenant_id: str | None, served: str = DEFAULT_TENANT) -> None:
+    """A request may name only the tenant it is served as (or none): any other raises
+    TenantNotFoundError, so that a guessed tenant name reads like an unknown one."""
+    if tenant_id not in (None, served):
+        raise TenantNotFoundError(f"unknown tenant {tenant_id!r}; this request serves {served!r}")
 
 
 def title_from(message: str) -> str:

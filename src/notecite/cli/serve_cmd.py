@@ -16,8 +16,9 @@ from notecite.cli.state import CliState, pass_state
 def serve_command(state: CliState, host: str | None, port: int | None) -> None:
     """Serve the HTTP API (OpenAPI docs at /docs) until Ctrl+C.
 
-    Binding to anything but loopback needs an API key in server.api_keys; clients then send
-    'Authorization: Bearer KEY'.
+    Binding to anything but loopback needs an API key (server.api_keys for the default
+    tenant, server.tenant_keys for named tenants); clients then send
+    'Authorization: Bearer KEY', and the key decides which tenant's notes they see.
     """
     import uvicorn
 
@@ -27,7 +28,7 @@ def serve_command(state: CliState, host: str | None, port: int | None) -> None:
     settings = state.settings
     bind_host = host or settings.server.host
     bind_port = port or settings.server.port
-    if not is_loopback_host(bind_host) and not settings.server.api_keys:
+    if not is_loopback_host(bind_host) and not settings.server.keys_by_tenant():
         raise click.UsageError(
             f"refusing to serve on {bind_host}, which is not loopback, without an API key: "
             "set server.api_keys (e.g. NOTECITE_SERVER__API_KEYS='[\"a-long-secret\"]') "

@@ -10,7 +10,6 @@ from fastapi.responses import JSONResponse, Response, StreamingResponse
 from notecite.api.errors import llm_failure_status
 from notecite.api.services import ServicesDep
 from notecite.api.sse import TokenCallback, chat_events
-from notecite.chat.sessions import check_tenant
 from notecite.chat.types import ChatRequest, ChatResponse
 
 router = APIRouter(tags=["chat"])
@@ -33,7 +32,7 @@ def chat(body: ChatRequest, services: ServicesDep) -> Response:
     With ``stream: true`` the reply is ``text/event-stream``: ``token`` events as the model
     writes, then one ``final`` event with the validated answer, citations and meta.
     """
-    check_tenant(body.tenant_id)
+    services.require_tenant(body.tenant_id)
     if body.session_id is not None:
         services.sessions.get(body.session_id)  # an unknown session is a 404, even streamed
     services.require_vaults(body.vaults)

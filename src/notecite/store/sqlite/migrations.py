@@ -118,6 +118,35 @@ MIGRATIONS: tuple[tuple[int, str], ...] = (
         CREATE INDEX templates_model ON templates (model_id);
         """,
     ),
+    (
+        4,
+        # Chunk ids name the vault, and vault names are unique per tenant only: two tenants
+        # may index the same files under the same vault name. Rows keep their ids, which
+        # the full-text table's rowids point to.
+        """
+        CREATE TABLE chunks_v4 (
+            id INTEGER PRIMARY KEY,
+            chunk_id TEXT NOT NULL,
+            note_id INTEGER NOT NULL REFERENCES notes(id) ON DELETE CASCADE,
+            vault_id INTEGER NOT NULL REFERENCES vaults(id) ON DELETE CASCADE,
+            chunk_index INTEGER NOT NULL,
+            heading_path TEXT NOT NULL,
+            text TEXT NOT NULL,
+            line_start INTEGER NOT NULL,
+            line_end INTEGER NOT NULL,
+            token_count INTEGER NOT NULL,
+            content_hash TEXT NOT NULL,
+            UNIQUE (vault_id, chunk_id)
+        );
+        INSERT INTO chunks_v4 SELECT id, chunk_id, note_id, vault_id, chunk_index, heading_path,
+            text, line_start, line_end, token_count, content_hash FROM chunks;
+        DROP TABLE chunks;
+        ALTER TABLE chunks_v4 RENAME TO chunks;
+        CREATE INDEX chunks_note ON chunks (note_id);
+        CREATE INDEX chunks_hash ON chunks (content_hash);
+        CREATE INDEX chunks_chunk_id ON chunks (chunk_id);
+        """,
+    ),
 )
 
 

@@ -127,6 +127,21 @@ class SQLiteStore:
     def _open(self) -> sqlite3.Connection:
         return open_index(self.path, "the index")
 
+    def tenant_id_of(self, name: str) -> int:
+        """The id of the tenant called ``name`` in this file, created when it is new."""
+        with self._lock, self.conn:
+            self.conn.execute("INSERT OR IGNORE INTO tenants (name) VALUES (?)", (name,))
+            row = self.conn.execute("SELECT id FROM tenants WHERE name = ?", (name,)).fetchone()
+        return int(row[0])
+
+    def _own_vault(self, conn: sqlite3.Connection, vault_id: int) -> None:
+        """Refuse to touch a vault of another tenant (ids come from callers)."""
+        row = conn.execute(
+            "SELECT 1 FROM vaults WHERE id = ? AND tenant_id = ?", (vault_id, self.tenant_id)
+        ).fetchone()
+        if row is None:
+            raise VaultError(f"no vault with id {vault_id} for this tenant")
+
     @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
         """One write transaction that also bumps the index generation."""
@@ -215,26 +230,37 @@ class SQLiteStore:
             )
 
     def clear_index(self) -> None:
-        """Forget every note, chunk and the recorded model; vaults stay registered."""
+        """Forget this tenant's notes and chunks; vaults stay registered.
+
+        The embedding model is recorded per file, for every tenant: it is forgotten only
+        when no tenant has chunks left.
+        """
+        own = "SELECT id FROM vaults WHERE tenant_id = ?"
         with self._write() as conn:
-            conn.execute("DELETE FROM chunks_fts")
-            conn.execute("DELETE FROM chunks")
-            conn.execute("DELETE FROM notes")
-            conn.execute("DELETE FROM meta WHERE key IN ('embed_model', 'embed_dimensions')")
+            conn.execute(
+                f"DELETE FROM chunks_fts WHERE rowid IN "
+                f"(SELECT id FROM chunks WHERE vault_id IN ({own}))",
+                (self.tenant_id,),
+            )
+            conn.execute(f"DELETE FROM chunks WHERE vault_id IN ({own})", (self.tenant_id,))
+            conn.execute(f"DELETE FROM notes WHERE vault_id IN ({own})", (self.tenant_id,))
+            if conn.execute("SELECT 1 FROM chunks LIMIT 1").fetchone() is None:
+                conn.execute("DELETE FROM meta WHERE key IN ('embed_model', 'embed_dimensions')")
 
     # -- notes ------------------------------------------------------------------------------
 
     def note_states(self, vault_id: int) -> dict[str, NoteState]:
         with self._lock:
             rows = self.conn.execute(
-                "SELECT rel_path, content_hash, size, mtime_ns, error FROM notes "
-                "WHERE vault_id = ?",
-                (vault_id,),
+                "SELECT n.rel_path, n.content_hash, n.size, n.mtime_ns, n.error FROM notes n "
+                "JOIN vaults v ON v.id = n.vault_id AND v.tenant_id = ? WHERE n.vault_id = ?",
+                (self.tenant_id, vault_id),
             ).fetchall()
         return {r[0]: NoteState(r[1], r[2], r[3], r[4] is not None) for r in rows}
 
     def touch_note(self, vault_id: int, rel_path: str, size: int, mtime_ns: int) -> None:
         with self._lock, self.conn:
+            self._own_vault(self.conn, vault_id)
             self.conn.execute(
                 "UPDATE notes SET size = ?, mtime_ns = ? WHERE vault_id = ? AND rel_path = ?",
                 (size, mtime_ns, vault_id, rel_path),
@@ -249,6 +275,7 @@ class SQLiteStore:
 
     def replace_note(self, note: NoteRecord, chunks: Sequence[Chunk]) -> None:
         with self._write() as conn:
+            self._own_vault(conn, note.vault_id)
             note_id = self._upsert_note(conn, note)
             self._delete_chunks_of(conn, note_id)
             for chunk in chunks:
@@ -332,6 +359,7 @@ class SQLiteStore:
             error=reason,
         )
         with self._write() as conn:
+            self._own_vault(conn, vault_id)
             note_id = self._upsert_note(conn, record)
             self._delete_chunks_of(conn, note_id)
 
@@ -340,6 +368,7 @@ class SQLiteStore:
         if not paths:
             return
         with self._write() as conn:
+            self._own_vault(conn, vault_id)
             for rel_path in paths:
                 row = conn.execute(
                     "SELECT id FROM notes WHERE vault_id = ? AND rel_path = ?",
@@ -402,7 +431,13 @@ class SQLiteStore:
                 "ORDER BY c.id",
                 (self.tenant_id, model_id),
             )
-            capacity = int(self.conn.execute("SELECT COUNT(*) FROM chunks").fetchone()[0])
+            capacity = int(
+                self.conn.execute(
+                    "SELECT COUNT(*) FROM chunks c JOIN vaults v ON v.id = c.vault_id "
+                    "AND v.tenant_id = ?",
+                    (self.tenant_id,),
+                ).fetchone()[0]
+            )
             blocks = iter(lambda: cursor.fetchmany(_LOAD_BLOCK), [])
             matrix = VectorMatrix.from_rows(blocks, capacity)
             if matrix is None:
@@ -532,9 +567,10 @@ class SQLiteStore:
         """Distinct folders of a vault's indexed notes."""
         with self._lock:
             rows = self.conn.execute(
-                "SELECT DISTINCT folder FROM notes WHERE vault_id = ? AND error IS NULL "
-                "ORDER BY folder",
-                (vault_id,),
+                "SELECT DISTINCT n.folder FROM notes n "
+                "JOIN vaults v ON v.id = n.vault_id AND v.tenant_id = ? "
+                "WHERE n.vault_id = ? AND n.error IS NULL ORDER BY n.folder",
+                (self.tenant_id, vault_id),
             ).fetchall()
         return [r[0] for r in rows]
 
