@@ -110,15 +110,49 @@ class AskSettings(_Section):
     context_tokens: int = Field(default=4000, ge=64, description="context budget, remote LLMs")
     context_tokens_local: int = Field(default=2000, ge=64, description="for the local model")
     max_folders_ranked: int = Field(default=200, ge=1)
+    auto_rag: Literal["off", "auto", "always"] = Field(
+        default="auto", description="HyDE + query rewriting + a second pass on weak retrieval"
+    )
+    auto_rag_min_score: float = Field(
+        default=0.40, ge=0, le=1, description="a top gate score under this is weak retrieval"
+    )
+    auto_rag_min_kept: int = Field(default=3, ge=1, description="fewer kept chunks is weak")
+    auto_rag_timeout_s: float = Field(default=20.0, gt=0, description="per LLM step")
+    auto_rag_depth: int = Field(
+        default=3, ge=1, le=20, description="the second pass searches hits_per_scope x this"
+    )
+    multi_query: bool = Field(default=False, description="auto-RAG: several rewrites, RRF")
+    multi_query_rewrites: int = Field(default=3, ge=1, le=8)
+    query_cache_entries: int = Field(default=100, ge=1)
+    query_cache_ttl_s: float = Field(default=300.0, gt=0)
+    result_cache_entries: int = Field(default=256, ge=1)
 
 
 class RetrievalSettings(_Section):
     """Candidate fusion, recency, doc-type weights and reranking."""
 
     strategy: Literal["weighted", "rrf", "vector_lexical"] = "weighted"
-    reranker: Literal["lexical", "none"] = Field(
-        default="lexical", description="none: no lexical scores (the gate sees cosine only)"
+    reranker: str = Field(
+        default="lexical",
+        description="lexical | e5 | cross-encoder | none (none: the gate sees cosine only)",
     )
+    model_rerank_depth: int = Field(
+        default=20, ge=1, le=200, description="candidates re-scored by e5 or a cross-encoder"
+    )
+    model_rerank_weight: float = Field(
+        default=0.5, ge=0, le=1, description="share of the model's score in the final score"
+    )
+    e5_cache: bool = Field(default=True, description="keep e5 passage vectors in <home>/cache")
+    cross_encoder_path: Path | None = Field(default=None, description="an ONNX cross-encoder")
+    cross_encoder_tokenizer: Path | None = Field(
+        default=None, description="its tokenizer.json (default: next to the model)"
+    )
+    cross_encoder_url: str | None = Field(
+        default=None, description="a /rerank endpoint (Cohere, Jina or TEI format)"
+    )
+    cross_encoder_model: str | None = None
+    cross_encoder_api_key: SecretStr | None = None
+    cross_encoder_timeout_s: float = Field(default=10.0, gt=0)
     rerank_depth: int = Field(default=60, ge=1, description="candidates scored by the reranker")
     vector_weight: float = Field(default=0.6, ge=0)
     keyword_weight: float = Field(default=0.25, ge=0)

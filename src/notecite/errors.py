@@ -9,6 +9,7 @@ Every error raised on purpose by notecite derives from :class:`NotecitError`::
     │   └── EmbedderMismatchError  the index was built with another embedding model
     ├── EmbeddingError           an embedding provider failed (load, network, bad reply)
     ├── LLMError                 a language model failed (load, network, timeout, bad reply)
+    ├── RerankError              a model reranker failed (retrieval keeps the fused order)
     └── ParseError               one note could not be read or parsed (recorded, never fatal)
 
 Messages say what to do next. Misuse of the Python API raises ``ValueError``/``TypeError``.
@@ -43,6 +44,10 @@ class EmbeddingError(NotecitError):
 
 class LLMError(NotecitError):
     """A language model failed to load or to answer in time."""
+
+
+class RerankError(NotecitError):
+    """A model reranker (e5, cross-encoder) failed to load or to answer."""
 
 
 class ParseError(NotecitError):
