@@ -13,7 +13,7 @@ from fastapi import Depends, FastAPI
 
 from notecite import __version__
 from notecite.api.errors import install_error_handlers
-from notecite.api.routes import ask, chat, health, sessions, templates, vaults
+from notecite.api.routes import ask, chat, health, openai_compat, sessions, templates, vaults
 from notecite.api.services import Tenants, require_api_key
 from notecite.config import Settings
 
@@ -25,6 +25,7 @@ def create_app(settings: Settings) -> FastAPI:
     ``POST|GET /vaults/{name}/index``); ``POST /chat`` (JSON or Server-Sent Events);
     ``/sessions`` (create, list, get, rename, delete, ``GET|PATCH .../settings``);
     ``GET /templates``, ``POST /templates/search`` (the library is indexed at start-up).
+    ``GET /v1/models``, ``POST /v1/chat/completions`` (OpenAI-compatible, streamed or not).
     OpenAPI at ``/docs``. When API keys are set (``server.api_keys``, ``server.tenant_keys``),
     every route but /health needs ``Authorization: Bearer <key>``, and the key's tenant is
     the only one whose vaults, notes and sessions the request sees. Reasoning templates are
@@ -52,6 +53,6 @@ def create_app(settings: Settings) -> FastAPI:
     install_error_handlers(app)
     app.include_router(health.router)
     protected = [Depends(require_api_key)]
-    for module in (ask, vaults, chat, sessions, templates):
+    for module in (ask, vaults, chat, sessions, templates, openai_compat):
         app.include_router(module.router, dependencies=protected)
     return app

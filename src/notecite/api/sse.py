@@ -24,12 +24,11 @@ def sse_event(name: str, data: Any) -> str:
     return f"event: {name}\ndata: {json.dumps(data, ensure_ascii=False)}\n\n"
 
 
-async def chat_events(run: ChatRun) -> AsyncIterator[str]:
-    """Run ``run`` in a thread and relay its tokens, then its validated response.
+async def relay(run: ChatRun) -> AsyncIterator[tuple[str, Any]]:
+    """Run ``run`` in a thread; yield ``("token", text)`` as the model writes, then one
+    ``("final", ChatResponse)`` or ``("error", exception)``.
 
-    The final event carries the whole response (answer after validation, citations,
-    sessionId, meta, and error when the model failed). A client that goes away does not
-    stop the turn: it finishes and is stored.
+    A client that goes away does not stop the turn: it finishes and is stored.
     """
     loop = asyncio.get_running_loop()
     queue: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
@@ -47,13 +46,21 @@ async def chat_events(run: ChatRun) -> AsyncIterator[str]:
     threading.Thread(target=work, name="notecite-chat-stream", daemon=True).start()
     while True:
         kind, item = await queue.get()
+        yield kind, item
+        if kind != "token":
+            return
+
+
+async def chat_events(run: ChatRun) -> AsyncIterator[str]:
+    """``token`` events as the model writes, then ``final`` with the validated response
+    (answer after validation, citations, sessionId, meta, and error when the model failed),
+    or ``error`` with ``{"error": {"type", "message"}}``."""
+    async for kind, item in relay(run):
         if kind == "token":
             yield sse_event("token", {"text": item})
         elif kind == "final":
             assert isinstance(item, ChatResponse)
             yield sse_event("final", item.to_json())
-            return
         else:
             _, body = describe(item)
             yield sse_event("error", body)
-            return

@@ -1,0 +1,160 @@
+"""The OpenAI-compatible routes, driven by the official ``openai`` client against a real
+uvicorn server on 127.0.0.1 (and in-process for the error cases)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import openai
+import pytest
+
+from notecite import Settings, load_settings
+from notecite.api import create_app
+from tests.api.helpers import assert_error
+from tests.api.test_socket import serving
+from tests.helpers import write_files
+
+BETA_NOTES = {"zephyr.md": "# Zephyr\n\n## Budget\n\nThe Zephyr budget is 12000 dollars.\n"}
+
+
+def index(http: httpx.Client, name: str, path: Path) -> None:
+    assert http.post("/vaults", json={"name": name, "path": str(path)}).status_code == 201
+    assert http.post(f"/vaults/{name}/index").status_code == 202
+    deadline = time.monotonic() + 20
+    while http.get(f"/vaults/{name}/index").json()["state"] == "running":
+        assert time.monotonic() < deadline
+        time.sleep(0.02)
+
+
+@pytest.fixture
+def keyed_settings(tmp_path: Path) -> Settings:
+    return load_settings(
+        home=tmp_path / "home",
+        embedder={"name": "hash"},
+        llm="extractive",
+        server={"api_keys": ["alpha-key"], "tenant_keys": {"beta": ["beta-key"]}},
+    )
+
+
+@pytest.fixture
+def server(keyed_settings: Settings, notes_dir: Path, tmp_path: Path) -> Iterator[str]:
+    """A real server with the test vault for the default tenant and Zephyr for beta."""
+    with serving(create_app(keyed_settings)) as base_url:
+        with httpx.Client(
+            base_url=base_url, headers={"Authorization": "Bearer alpha-key"}, timeout=20
+        ) as alpha:
+            index(alpha, "notes", notes_dir)
+        with httpx.Client(
+            base_url=base_url, headers={"Authorization": "Bearer beta-key"}, timeout=20
+        ) as beta:
+            index(beta, "notes", write_files(tmp_path / "beta", BETA_NOTES))
+        yield base_url
+
+
+def sdk(base_url: str, key: str) -> openai.OpenAI:
+    return openai.OpenAI(base_url=base_url + "/v1", api_key=key, max_retries=0, timeout=20)
+
+
+def test_the_openai_client_gets_a_cited_answer(server: str) -> None:
+    with sdk(server, "alpha-key") as ai:
+        models = [m.id for m in ai.models.list()]
+        assert models[0] == "notecite"
+        assert "notecite:extractive" in models
+
+        completion = ai.chat.completions.create(
+            model="notecite",
+            messages=[
+                {"role": "system", "content": "Answer briefly."},
+                {"role": "user", "content": "What is the Apollo budget?"},
+            ],
+        )
+        message = completion.choices[0].message
+        assert completion.object == "chat.completion"
+        assert completion.choices[0].finish_reason == "stop"
+        assert message.role == "assistant"
+        assert message.content is not None
+        answer, _, sources = message.content.partition("\n\n---\n**Sources:**\n")
+        assert "40000" in answer
+        assert "[N1]" in answer
+        assert sources.splitlines()[0] == "- [1] notes/projects/apollo.md"
+        extra = message.model_extra or {}
+        assert extra["citations"][0]["cid"] == "N1"
+        assert extra["citations"][0]["noteId"] == "notes/projects/apollo.md"
+        assert (completion.model_extra or {})["citations"] == extra["citations"]
+
+        with httpx.Client(base_url=server, headers={"Authorization": "Bearer alpha-key"}) as h:
+            assert h.get("/sessions").json()["sessions"] == []  # the turn's session is gone
+
+
+def test_the_openai_client_streams_chunks_then_citations(server: str) -> None:
+    with sdk(server, "alpha-key") as ai:
+        stream = ai.chat.completions.create(
+            model="notecite:extractive",
+            messages=[
+                {"role": "user", "content": "Where is the Apollo launch?"},
+                {"role": "assistant", "content": "At the Lisbon office [N1]."},
+                {
+                    "role": "user",
+                    "content": [{"type": "text", "text": "What is the Apollo budget?"}],
+                },
+            ],
+            stream=True,
+        )
+        chunks = list(stream)
+    assert all(c.object == "chat.completion.chunk" for c in chunks)
+    assert len({c.id for c in chunks}) == 1
+    assert chunks[0].choices[0].delta.role == "assistant"
+    text = "".join(c.choices[0].delta.content or "" for c in chunks)
+    assert "40000" in text
+    assert "- [1] notes/projects/apollo.md" in text
+    last = chunks[-1]
+    assert last.choices[0].finish_reason == "stop"
+    extra = last.model_extra or {}
+    assert extra["citations"][0]["noteId"] == "notes/projects/apollo.md"
+    assert extra["notecite"]["answer"] in text
+    assert all(c.choices[0].finish_reason is None for c in chunks[:-1])
+
+
+def test_keys_and_tenants_apply_to_the_openai_routes(server: str) -> None:
+    with sdk(server, "wrong-key") as ai, pytest.raises(openai.AuthenticationError):
+        ai.models.list()
+    with sdk(server, "beta-key") as ai:
+        completion = ai.chat.completions.create(
+            model="notecite", messages=[{"role": "user", "content": "What is the Apollo budget?"}]
+        )
+        content = completion.choices[0].message.content or ""
+        assert "40000" not in content
+        assert "apollo" not in content.lower().split("**sources:**")[-1]
+        zephyr = ai.chat.completions.create(
+            model="notecite", messages=[{"role": "user", "content": "What is the Zephyr budget?"}]
+        )
+        assert "12000" in (zephyr.choices[0].message.content or "")
+        with pytest.raises(openai.NotFoundError):
+            ai.chat.completions.create(model="gpt-4o", messages=[{"role": "user", "content": "hi"}])
+
+
+@pytest.mark.anyio
+async def test_bad_completions_are_json_errors(client: httpx.AsyncClient) -> None:
+    post = client.post
+    assert_error(
+        await post("/v1/chat/completions", json={"model": "notecite", "messages": []}),
+        422,
+        "ValidationError",
+    )
+    only_system = {"model": "notecite", "messages": [{"role": "system", "content": "hi"}]}
+    assert_error(await post("/v1/chat/completions", json=only_system), 422, "InvalidRequestError")
+    long = {"model": "notecite", "messages": [{"role": "user", "content": "x" * 2001}]}
+    assert_error(await post("/v1/chat/completions", json=long), 422, "InvalidRequestError")
+    scoped = {
+        "model": "notecite",
+        "messages": [{"role": "user", "content": "hi"}],
+        "vaults": ["nope"],
+    }
+    assert_error(await post("/v1/chat/completions", json=scoped), 404, "NotFoundError")
+    bad_json = await post(
+        "/v1/chat/completions", content=b"{", headers={"Content-Type": "application/json"}
+    )
+    assert_error(bad_json, 422, "ValidationError")
