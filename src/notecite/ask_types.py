@@ -57,6 +57,7 @@ class RetrievedChunk(BaseModel):
     score_final: float
     score_bm25: float = 0.0
     score_gate: float = 0.0
+    score_rerank: float = 0.0
     rank: int
     kept: bool = False
     cited: bool = False

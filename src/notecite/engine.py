@@ -20,6 +20,8 @@ from notecite.ingest.indexer import ProgressCallback, VaultIndexer
 from notecite.pipeline import AskPipeline, TokenCallback
 from notecite.retrieve.fusion import FusionWeights
 from notecite.retrieve.hybrid import HybridWeights, hybrid_search
+from notecite.retrieve.cache import RetrievalCaches
+from notecite.retrieve.rerankers import Reranker, RerankerContext, create_reranker
 from notecite.retrieve.retriever import RetrievalOptions
 from notecite.store.base import Store
 from notecite.store.postgres import create_session_store as create_postgres_session_store
@@ -52,6 +54,14 @@ class Engine:
         self._store = store
         self._embedder = embedder
         self._llms: dict[str, LLM] = {}
+        ask = self.settings.ask
+        self.caches = RetrievalCaches(
+            query_entries=ask.query_cache_entries,
+            query_ttl_s=ask.query_cache_ttl_s,
+            result_entries=ask.result_cache_entries,
+            result_ttl_s=ask.query_cache_ttl_s,
+        )
+        self._reranker: Reranker | None = None
         if llm is not None:
             self._llms[llm.name] = llm
             self._default_llm: str | None = llm.name
@@ -127,7 +137,7 @@ class Engine:
             self._store.close()
         if self._parent is not None:  # the providers are the parent's
             return
-        for provider in [*self._llms.values(), self._embedder]:
+        for provider in [*self._llms.values(), self._embedder, self._reranker]:
             close = getattr(provider, "close", None)
             if callable(close):
                 close()
@@ -204,6 +214,7 @@ class Engine:
             vaults=tuple(self.store.vault_status()),
             embedder_model=info[0] if info else None,
             embedder_dimensions=info[1] if info else None,
+            caches=self.caches.stats(),
         )
 
     # -- search -----------------------------------------------------------------------------
@@ -286,7 +297,18 @@ class Engine:
             doc_type_weights={k.lower(): v for k, v in r.doc_type_weights.items()},
             max_candidates=self.settings.ask.max_candidates,
             rerank_depth=r.rerank_depth,
+            model_rerank_depth=r.model_rerank_depth,
+            model_rerank_weight=r.model_rerank_weight,
         )
+
+    @property
+    def reranker(self) -> Reranker | None:
+        """The model reranker of ``retrieval.reranker`` (None for lexical/none), built once."""
+        name = self.settings.retrieval.reranker
+        if self._reranker is None or self._reranker.name != name:
+            context = RerankerContext(self.settings.retrieval, self.settings.home / "cache")
+            self._reranker = create_reranker(name, context)
+        return self._reranker
 
     # -- asking -----------------------------------------------------------------------------
 
@@ -304,6 +326,8 @@ class Engine:
             vaults=vaults,
             folders_of=lambda vault: store.folders(vault.id),
             options=self.retrieval_options(),
+            caches=self.caches,
+            reranker=self.reranker,
         )
         return pipeline.ask(request, on_token)
 
@@ -346,6 +370,8 @@ class Engine:
                 vaults=vaults,
                 folders_of=lambda vault: index.folders(vault.id),
                 options=self.retrieval_options(),
+                caches=self.caches,
+                reranker=self.reranker,
             ).ask(query)
 
         check_tenant(request.tenant_id, self.tenant)

@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from notecite.ask_types import (
     AskRequest,
     AskResponse,
+    AutoRagMode,
     DebugInfo,
     ErrorInfo,
     FolderSelection,
@@ -28,15 +29,19 @@ from notecite.generate.citations import FALLBACK_ANSWER, acknowledges_gap, valid
 from notecite.generate.context import ContextBudget, ContextPiece, assemble_context
 from notecite.generate.prompts import answer_messages
 from notecite.retrieve.autok import automatic_k
+from notecite.retrieve.autorag import AutoRag, AutoRagOptions
+from notecite.retrieve.cache import RetrievalCaches, vector_key
 from notecite.retrieve.folders import (
     Scope,
     position_weight,
     rank_folders_with_llm,
     resolve_user_folder,
 )
-from notecite.retrieve.retriever import Candidate, RetrievalOptions, Retriever
+from notecite.retrieve.rerank import final_score, lexical_score
+from notecite.retrieve.rerankers.base import Reranker
+from notecite.retrieve.retriever import Candidate, Retrieval, RetrievalOptions, Retriever
 from notecite.retrieve.terms import query_terms
-from notecite.retrieve.timehints import parse_time_hint
+from notecite.retrieve.timehints import TimeRange, parse_time_hint
 from notecite.store.base import Store
 from notecite.types import Vault
 
@@ -62,9 +67,14 @@ class AskPipeline:
         vaults: Sequence[Vault],
         folders_of: Callable[[Vault], list[str]],
         options: RetrievalOptions,
+        *,
+        caches: RetrievalCaches | None = None,
+        reranker: Reranker | None = None,
     ) -> None:
         self._store = store
         self._options = options
+        self._caches = caches
+        self._reranker = reranker
         self._embedder = embedder
         self._llm = llm
         self._settings = settings
@@ -118,6 +128,105 @@ class AskPipeline:
             ordered = [c for c in ordered if c.score_vector >= self._settings.vector_threshold]
         return [c for c in ordered if c.gate >= self._settings.final_threshold][: min(8, k)]
 
+    def _embed(self, question: str, debug: DebugInfo) -> Vectors:
+        if self._caches is None:
+            return self._embedder.embed_query(question)
+        vector, hit = self._caches.embed_query(self._embedder, question)
+        debug.cache.query_embedding = "hit" if hit else "miss"
+        debug.cache.query_hit_rate = round(self._caches.queries.stats().hit_rate, 4)
+        return vector
+
+    def _retrieve(
+        self,
+        retriever: Retriever,
+        question: str,
+        query: Vectors | None,
+        scopes: Sequence[Scope],
+        per_scope: int,
+        time_range: TimeRange | None,
+        debug: DebugInfo,
+        record: bool = True,
+    ) -> Retrieval:
+        """One retrieval, from the results cache when the index has not changed since."""
+
+        def run() -> Retrieval:
+            return retriever.retrieve(question, query, scopes, per_scope, time_range)
+
+        if self._caches is None:
+            return run()
+        key = (
+            repr(self._options),
+            question,
+            tuple((s.vault.id, s.folder, s.weight) for s in scopes),
+            per_scope,
+            time_range,
+            vector_key(query),
+        )
+        retrieval, state = self._caches.search(self._store, key, run)
+        if record:
+            debug.cache.search_results = state
+        debug.cache.results_hit_rate = round(self._caches.results.stats().hit_rate, 4)
+        return retrieval
+
+    def _regate(self, question: str, query: Vectors | None, candidates: list[Candidate]) -> None:
+        """Score candidates found by other queries against the original question."""
+        if query is not None:
+            cosines = self._store.vector_scores(
+                self._embedder.model_id, query, [c.rowid for c in candidates]
+            )
+            for cand in candidates:
+                cand.score_vector = cosines.get(cand.rowid, 0.0)
+        for cand in candidates:
+            if self._options.reranker != "none":
+                cand.lexical = lexical_score(question, cand.chunk.text, cand.chunk.heading_path)
+            cand.gate = final_score(cand.score_vector * cand.folder_weight, cand.lexical)
+
+    def _auto_rag(
+        self,
+        request: AskRequest,
+        retriever: Retriever,
+        query: Vectors | None,
+        scopes: Sequence[Scope],
+        time_range: TimeRange | None,
+        retrieval: Retrieval,
+        kept: list[Candidate],
+        k: int,
+        debug: DebugInfo,
+    ) -> tuple[Retrieval, list[Candidate]]:
+        mode: AutoRagMode = request.auto_rag or self._settings.auto_rag
+        s = self._settings
+        options = AutoRagOptions(
+            mode=mode,
+            min_score=s.auto_rag_min_score,
+            min_kept=s.auto_rag_min_kept,
+            timeout_s=s.auto_rag_timeout_s,
+            multi_query=s.multi_query if request.multi_query is None else request.multi_query,
+            rewrites=s.multi_query_rewrites,
+        )
+        auto = AutoRag(self._llm, self._embedder, options)
+        debug.auto_rag = auto.decide(mode, retrieval.candidates, kept)
+        if not debug.auto_rag.triggered:
+            return retrieval, kept
+        deeper = s.hits_per_scope * s.auto_rag_depth
+
+        def search(text: str, vector: Vectors | None) -> Retrieval:
+            return self._retrieve(
+                retriever, text, vector, scopes, deeper, time_range, debug, record=False
+            )
+
+        outcome = auto.run(
+            request.question,
+            query,
+            retrieval,
+            kept,
+            k,
+            debug.auto_rag,
+            search,
+            lambda cands: self._select(cands, query is not None, k),
+            lambda cands: self._regate(request.question, query, cands),
+        )
+        return outcome.retrieval, outcome.kept
+
     # -- the whole run ----------------------------------------------------------------------
 
     def ask(self, request: AskRequest, on_token: TokenCallback | None = None) -> AskResponse:
@@ -141,7 +250,7 @@ class AskPipeline:
         t = time.perf_counter()
         query: Vectors | None
         try:
-            query = self._embedder.embed_query(request.question)
+            query = self._embed(request.question, debug)
         except EmbeddingError as exc:
             query = None
             debug.notes.append(f"embedding failed ({exc}); keyword + recency retrieval used")
@@ -160,25 +269,35 @@ class AskPipeline:
         )
         debug.k = k
         time_range = parse_time_hint(request.question)
-        retriever = Retriever(self._store, self._embedder.model_id, self._options)
-        retrieval = retriever.retrieve(
-            request.question, query, scopes, self._settings.hits_per_scope, time_range
+        retriever = Retriever(
+            self._store, self._embedder.model_id, self._options, reranker=self._reranker
+        )
+        per_scope = self._settings.hits_per_scope
+        retrieval = self._retrieve(
+            retriever, request.question, query, scopes, per_scope, time_range, debug
         )
         debug.notes.extend(retrieval.notes)
-        timings.retrieve = (time.perf_counter() - t) * 1000
+        timings.retrieve = (time.perf_counter() - t) * 1000 - retrieval.rerank_ms
 
         t = time.perf_counter()
         kept = self._select(retrieval.candidates, query is not None, k)
         if not kept and time_range is not None:
             # Dates in notes are often file times: a hint that leaves nothing is dropped.
-            retrieval = retriever.retrieve(
-                request.question, query, scopes, self._settings.hits_per_scope, None
+            retrieval = self._retrieve(
+                retriever, request.question, query, scopes, per_scope, None, debug
             )
             debug.notes.append(
                 f"nothing relevant dated {time_range.phrase!r}; searched all dates instead"
             )
             kept = self._select(retrieval.candidates, query is not None, k)
-        timings.rerank = (time.perf_counter() - t) * 1000
+            time_range = None
+        timings.rerank = (time.perf_counter() - t) * 1000 + retrieval.rerank_ms
+
+        t = time.perf_counter()
+        retrieval, kept = self._auto_rag(
+            request, retriever, query, scopes, time_range, retrieval, kept, k, debug
+        )
+        timings.auto_rag = (time.perf_counter() - t) * 1000
 
         kept_ids = {c.rowid for c in kept}
         debug.retrieved_chunks = [
@@ -193,12 +312,14 @@ class AskPipeline:
                 score_final=round(c.final, 6),
                 score_bm25=round(c.score_bm25, 6),
                 score_gate=round(c.gate, 6),
+                score_rerank=round(c.score_rerank, 6),
                 rank=rank,
                 kept=c.rowid in kept_ids,
             )
             for rank, c in enumerate(retrieval.candidates, start=1)
         ]
         debug.strategy = self._options.strategy
+        debug.reranker = self._options.reranker
         if not kept:
             return finish(
                 AskResponse(

@@ -14,13 +14,14 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from dataclasses import replace
-from typing import Generic, Protocol, TypeVar, runtime_checkable
+from typing import Generic, Literal, Protocol, TypeVar, runtime_checkable
 
 from notecite.embed.base import Embedder, Vectors
 from notecite.retrieve.retriever import Retrieval
 from notecite.types import CacheStats
 
 V = TypeVar("V")
+CacheState = Literal["hit", "miss", "off"]
 Clock = Callable[[], float]
 
 
@@ -111,7 +112,7 @@ class RetrievalCaches:
 
     def search(
         self, store: object, key: tuple[Hashable, ...], run: Callable[[], Retrieval]
-    ) -> tuple[Retrieval, str]:
+    ) -> tuple[Retrieval, CacheState]:
         """``run()``'s result, from the cache when the index has not changed since.
 
         Returns the retrieval (candidates are copies: callers may change them) and "hit",
@@ -121,6 +122,7 @@ class RetrievalCaches:
             return run(), "off"
         full = (store.index_generation(), *key)
         found = self.results.get(full)
+        state: CacheState
         if found is None:
             found = run()
             self.results.put(full, _copy(found))

@@ -14,10 +14,11 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from notecite.embed.base import Vectors
-from notecite.errors import StoreError
+from notecite.errors import RerankError, StoreError
 from notecite.retrieve.folders import Scope
 from notecite.retrieve.fusion import FusionWeights, fuse, min_max
 from notecite.retrieve.rerank import final_score, lexical_score
+from notecite.retrieve.rerankers.base import Passage, Reranker
 from notecite.retrieve.timehints import TimeRange
 from notecite.store.base import Store, StoredChunk
 from notecite.types import SearchFilter
@@ -38,6 +39,7 @@ class Candidate:
     lexical: float = 0.0
     gate: float = 0.0
     final: float = 0.0
+    score_rerank: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -52,6 +54,8 @@ class RetrievalOptions:
     doc_type_weights: Mapping[str, float] = field(default_factory=dict)
     max_candidates: int = 200
     rerank_depth: int = 60
+    model_rerank_depth: int = 20
+    model_rerank_weight: float = 0.5
 
 
 @dataclass
@@ -60,6 +64,7 @@ class Retrieval:
 
     candidates: list[Candidate]
     notes: list[str] = field(default_factory=list)
+    rerank_ms: float = 0.0
 
 
 def recency_score(moment: datetime | None, now: float, half_life_days: float) -> float:
@@ -73,10 +78,17 @@ def recency_score(moment: datetime | None, now: float, half_life_days: float) ->
 class Retriever:
     """Finds and scores candidate chunks in a store for one embedding model."""
 
-    def __init__(self, store: Store, model_id: str, options: RetrievalOptions) -> None:
+    def __init__(
+        self,
+        store: Store,
+        model_id: str,
+        options: RetrievalOptions,
+        reranker: Reranker | None = None,
+    ) -> None:
         self._store = store
         self._model_id = model_id
         self._options = options
+        self._reranker = reranker
 
     def _search_scopes(
         self,
@@ -176,7 +188,33 @@ class Retriever:
         candidates = candidates[: options.max_candidates]
         self._rerank(question, candidates, seed=strategy == "vector_lexical")
         candidates.sort(key=lambda c: (-c.final, c.rowid))
-        return Retrieval(candidates, notes)
+        started = time.perf_counter()
+        if self._reranker is not None and candidates:
+            self._model_rerank(question, candidates, notes)
+        return Retrieval(candidates, notes, (time.perf_counter() - started) * 1000)
+
+    def _model_rerank(self, question: str, candidates: list[Candidate], notes: list[str]) -> None:
+        """Mix a model's scores into the top ``model_rerank_depth`` candidates' ``final``.
+
+        ``final = (1 - w) x final + w x model``, the model's scores min-max normalised over
+        the re-scored candidates; the others count as the model's lowest score (0).
+        """
+        assert self._reranker is not None
+        depth = self._options.model_rerank_depth
+        weight = self._options.model_rerank_weight
+        top = candidates[:depth]
+        passages = [Passage(c.chunk.text, c.chunk.title, c.chunk.heading_path) for c in top]
+        try:
+            raw = self._reranker.score(question, passages)
+        except RerankError as exc:
+            notes.append(f"reranker {self._reranker.name} failed ({exc}); fused order kept")
+            return
+        scaled = min_max(dict(enumerate(raw)))
+        for position, cand in enumerate(candidates):
+            cand.score_rerank = raw[position] if position < len(top) else 0.0
+            model = scaled.get(position, 0.0) if position < len(top) else 0.0
+            cand.final = (1 - weight) * cand.final + weight * model
+        candidates.sort(key=lambda c: (-c.final, c.rowid))
 
     def _rerank(self, question: str, candidates: list[Candidate], seed: bool) -> None:
         """Score the top ``rerank_depth`` candidates lexically (the rest keep lexical 0)."""
