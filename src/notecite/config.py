@@ -68,6 +68,9 @@ class IndexSettings(_Section):
         default=None, ge=16, description="default: the embedder's token limit"
     )
     ignore_dirs: tuple[str, ...] = ("node_modules", "__pycache__")
+    lock_wait_s: float = Field(
+        default=10.0, ge=0, description="wait this long for another index run of a vault"
+    )
 
 
 class SearchSettings(_Section):

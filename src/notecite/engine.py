@@ -17,6 +17,7 @@ from notecite.errors import ConfigError, EmbedderMismatchError, EmbeddingError, 
 from notecite.generate.base import LLM
 from notecite.generate.registry import create_llm
 from notecite.ingest.indexer import ProgressCallback, VaultIndexer
+from notecite.ingest.lock import index_locks, lock_dir
 from notecite.pipeline import AskPipeline, TokenCallback
 from notecite.retrieve.fusion import FusionWeights
 from notecite.retrieve.hybrid import HybridWeights, hybrid_search
@@ -188,11 +189,30 @@ class Engine:
         progress: ProgressCallback | None = None,
         rebuild: bool = False,
     ) -> list[IndexReport]:
-        """Index one vault, or every vault; ``rebuild`` drops the whole index first."""
+        """Index one vault, or every vault; ``rebuild`` drops the whole index first.
+
+        Raises:
+            IndexBusyError: another run indexes one of the vaults (SQLite store), and
+                did not finish within ``index.lock_wait_s``.
+        """
+        targets = [self.vault(vault)] if vault else self.vaults()
+        locked = self.vaults() if rebuild else targets
+        store = self.store
+        if isinstance(store, SQLiteStore):
+            with index_locks(
+                lock_dir(store.path),
+                [(v.id, v.name) for v in locked],
+                self.settings.index.lock_wait_s,
+            ):
+                return self._index(targets, progress, rebuild)
+        return self._index(targets, progress, rebuild)
+
+    def _index(
+        self, targets: list[Vault], progress: ProgressCallback | None, rebuild: bool
+    ) -> list[IndexReport]:
         if rebuild:
             self.store.clear_index()
         self.check_embedder()
-        targets = [self.vault(vault)] if vault else self.vaults()
         reports = []
         for target in targets:
             if not target.path.is_dir():

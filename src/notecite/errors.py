@@ -6,7 +6,8 @@ Every error raised on purpose by notecite derives from :class:`NotecitError`::
     ├── ConfigError              settings are invalid or a provider name is unknown
     ├── VaultError               a vault name or path is wrong (unknown, duplicate, missing)
     ├── StoreError               the index database cannot be opened or written
-    │   └── EmbedderMismatchError  the index was built with another embedding model
+    │   ├── EmbedderMismatchError  the index was built with another embedding model
+    │   └── IndexBusyError         another index run holds the vault's lock
     ├── EmbeddingError           an embedding provider failed (load, network, bad reply)
     ├── LLMError                 a language model failed (load, network, timeout, bad reply)
     ├── RerankError              a model reranker failed (retrieval keeps the fused order)
@@ -36,6 +37,10 @@ class StoreError(NotecitError):
 
 class EmbedderMismatchError(StoreError):
     """The index was built with another embedding model or dimension."""
+
+
+class IndexBusyError(StoreError):
+    """Another index run holds the vault's lock (its pid is in the message)."""
 
 
 class EmbeddingError(NotecitError):

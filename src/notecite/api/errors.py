@@ -14,6 +14,7 @@ from notecite.chat.errors import ChatError, SessionNotFoundError, TenantNotFound
 from notecite.errors import (
     ConfigError,
     EmbedderMismatchError,
+    IndexBusyError,
     LLMError,
     NotecitError,
     StoreError,
@@ -67,6 +68,7 @@ _LIBRARY_STATUS: tuple[tuple[type[NotecitError], int], ...] = (
     (TenantNotFoundError, 404),
     (ChatError, 400),
     (EmbedderMismatchError, 409),
+    (IndexBusyError, 409),
     (StoreError, 503),
     (VaultError, 400),
     (ConfigError, 400),
