@@ -24,7 +24,7 @@ from notecite.retrieve.hybrid import HybridWeights, hybrid_search
 from notecite.retrieve.cache import RetrievalCaches
 from notecite.retrieve.rerankers import Reranker, RerankerContext, create_reranker
 from notecite.retrieve.retriever import RetrievalOptions
-from notecite.store.base import Store
+from notecite.store.base import Store, bulk_load
 from notecite.store.postgres import create_session_store as create_postgres_session_store
 from notecite.store.postgres import create_store as create_postgres_store
 from notecite.store.sqlite import SQLiteStore
@@ -222,7 +222,8 @@ class Engine:
                     f"notecite vault add {target.name} NEW_PATH"
                 )
             indexer = VaultIndexer(self.store, self.embedder, self.settings.index, target)
-            report = indexer.run(progress)
+            with bulk_load(self.store):  # PostgreSQL: a first load builds its HNSW at the end
+                report = indexer.run(progress)
             logger.info("%s", report.summary())
             reports.append(report)
         return reports

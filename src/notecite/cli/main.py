@@ -16,6 +16,7 @@ from notecite.cli.index_cmd import index_command, status_command, watch_command
 from notecite.cli.search_cmd import search_command
 from notecite.cli.serve_cmd import serve_command
 from notecite.cli.state import CliState
+from notecite.cli.store_cmd import store_group
 from notecite.cli.templates_cmd import templates_group
 from notecite.cli.vault_cmd import vault_group
 from notecite.config import load_settings
@@ -92,6 +93,7 @@ cli.add_command(eval_group)
 cli.add_command(config_group)
 cli.add_command(serve_command)
 cli.add_command(templates_group)
+cli.add_command(store_group)
 
 
 def main() -> None:

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from notecite.embed.base import Vectors
 from notecite.types import Chunk, ChunkHit, NoteRecord, SearchFilter, Vault, VaultStatus
@@ -39,6 +40,39 @@ class StoredChunk:
     line_end: int
     note_type: str | None
     note_date: datetime | None
+
+
+@dataclass(frozen=True)
+class TenantInfo:
+    """A tenant: its id and name."""
+
+    id: int
+    name: str
+
+
+@dataclass(frozen=True)
+class StoredVector:
+    """One stored embedding: the model, the content hash it is keyed by, the vector."""
+
+    model_id: str
+    content_hash: str
+    vector: Vectors
+
+
+@dataclass(frozen=True)
+class TableCounts:
+    """Rows of one tenant per table, as ``notecite store migrate`` compares them."""
+
+    vaults: int
+    notes: int
+    chunks: int
+    embeddings: int
+    sessions: int
+    messages: int
+
+    def as_dict(self) -> dict[str, int]:
+        """Table name -> row count, in schema order."""
+        return dict(vars(self))
 
 
 class Store(Protocol):
@@ -105,3 +139,20 @@ class Store(Protocol):
     def folders(self, vault_id: int) -> list[str]: ...
 
     def close(self) -> None: ...
+
+
+@runtime_checkable
+class BulkLoadable(Protocol):
+    """A store that loads faster when told that many writes are coming.
+
+    ``bulk_load()`` is a context manager; the store may postpone index maintenance while it
+    is open (the PostgreSQL store builds a new HNSW index once, at the end), but every read
+    stays correct throughout and the index is complete when it closes.
+    """
+
+    def bulk_load(self) -> AbstractContextManager[None]: ...
+
+
+def bulk_load(store: Store) -> AbstractContextManager[None]:
+    """``store.bulk_load()`` where the store has one, else a context that does nothing."""
+    return store.bulk_load() if isinstance(store, BulkLoadable) else nullcontext()

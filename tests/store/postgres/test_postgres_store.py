@@ -78,6 +78,8 @@ def test_every_table_has_forced_row_level_security(store: PostgresStore, pg_url:
         "WHERE relkind = 'r' AND relnamespace = 'public'::regnamespace ORDER BY 1",
     )
     assert {name for name, _, _ in tables} == {
+        "chat_messages",
+        "chat_sessions",
         "chunks",
         "embeddings",
         "meta",

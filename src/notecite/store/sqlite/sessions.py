@@ -185,6 +185,12 @@ class SQLiteSessionStore:
     def put_messages(self, session_id: str, messages: Sequence[StoredMessage]) -> None:
         """Append ``messages`` with their own times (new ids); for ``store migrate``."""
         with self._write() as conn:
+            owned = conn.execute(
+                "SELECT 1 FROM chat_sessions WHERE id = ? AND tenant_id = ?",
+                (session_id, self.tenant_id),
+            ).fetchone()
+            if owned is None:
+                raise StoreError(f"no chat session {session_id} for this tenant")
             for message in messages:
                 self._insert(conn, session_id, message, message.created_at.isoformat())
 
