@@ -13,6 +13,7 @@ from fastapi import Depends, FastAPI
 
 from notecite import __version__
 from notecite.api.errors import install_error_handlers
+from notecite.api.graphql import graphql_router
 from notecite.api.routes import ask, chat, health, openai_compat, sessions, templates, vaults
 from notecite.api.services import Tenants, require_api_key
 from notecite.config import Settings
@@ -25,7 +26,8 @@ def create_app(settings: Settings) -> FastAPI:
     ``POST|GET /vaults/{name}/index``); ``POST /chat`` (JSON or Server-Sent Events);
     ``/sessions`` (create, list, get, rename, delete, ``GET|PATCH .../settings``);
     ``GET /templates``, ``POST /templates/search`` (the library is indexed at start-up).
-    ``GET /v1/models``, ``POST /v1/chat/completions`` (OpenAI-compatible, streamed or not).
+    ``GET /v1/models``, ``POST /v1/chat/completions`` (OpenAI-compatible, streamed or not);
+    ``/graphql`` (sessions with their RAG settings, chat; GraphiQL on GET).
     OpenAPI at ``/docs``. When API keys are set (``server.api_keys``, ``server.tenant_keys``),
     every route but /health needs ``Authorization: Bearer <key>``, and the key's tenant is
     the only one whose vaults, notes and sessions the request sees. Reasoning templates are
@@ -55,4 +57,5 @@ def create_app(settings: Settings) -> FastAPI:
     protected = [Depends(require_api_key)]
     for module in (ask, vaults, chat, sessions, templates, openai_compat):
         app.include_router(module.router, dependencies=protected)
+    app.include_router(graphql_router(), dependencies=protected)
     return app
