@@ -206,6 +206,15 @@ class ServerSettings(_Section):
     tenant_keys: dict[str, list[SecretStr]] = Field(
         default_factory=dict, description="tenant name -> its API keys"
     )
+    note_uri_template: str = Field(
+        default="/view/{vault}/{path}?section={section}",
+        min_length=1,
+        description=(
+            "where the web page's citation links open a note; {vault}, {path} and {section} "
+            "are filled in URL-encoded (default: notecite's own note view; e.g. "
+            "obsidian://open?vault={vault}&file={path})"
+        ),
+    )
 
     @model_validator(mode="after")
     def _check_tenant_keys(self) -> ServerSettings:

@@ -18,7 +18,10 @@ from tests.generate.servers import LoopbackServer, hold
 
 pytestmark = pytest.mark.anyio
 
-CITATION_KEYS = {"cid", "noteId", "chunkId", "createdAt", "snippet", "score"}
+CITATION_KEYS = {
+    *("cid", "noteId", "chunkId", "createdAt", "snippet", "score"),
+    *("vault", "path", "section"),  # added for the web page's source panel
+}
 RETRIEVAL_KEYS = {"k", "strategy", "candidateCount", "rerankCount", "timeMs"}
 
 

@@ -14,9 +14,19 @@ from fastapi import Depends, FastAPI
 from notecite import __version__
 from notecite.api.errors import install_error_handlers
 from notecite.api.graphql import graphql_router
-from notecite.api.routes import ask, chat, health, openai_compat, sessions, templates, vaults
+from notecite.api.routes import (
+    ask,
+    chat,
+    health,
+    notes,
+    openai_compat,
+    sessions,
+    templates,
+    vaults,
+)
 from notecite.api.services import Tenants, require_api_key
 from notecite.config import Settings
+from notecite.web import mount_web
 
 
 def create_app(settings: Settings) -> FastAPI:
@@ -28,6 +38,8 @@ def create_app(settings: Settings) -> FastAPI:
     ``GET /templates``, ``POST /templates/search`` (the library is indexed at start-up).
     ``GET /v1/models``, ``POST /v1/chat/completions`` (OpenAI-compatible, streamed or not);
     ``/graphql`` (sessions with their RAG settings, chat; GraphiQL on GET).
+    ``GET /notes/{vault}/{path}`` (an indexed note's file), ``GET /vaults/{name}/folders``;
+    the web page at ``/`` (``/logs``, ``/indexing``, ``/view/...``, ``/static``).
     OpenAPI at ``/docs``. When API keys are set (``server.api_keys``, ``server.tenant_keys``),
     every route but /health needs ``Authorization: Bearer <key>``, and the key's tenant is
     the only one whose vaults, notes and sessions the request sees. Reasoning templates are
@@ -55,7 +67,8 @@ def create_app(settings: Settings) -> FastAPI:
     install_error_handlers(app)
     app.include_router(health.router)
     protected = [Depends(require_api_key)]
-    for module in (ask, vaults, chat, sessions, templates, openai_compat):
+    for module in (ask, vaults, chat, sessions, templates, notes, openai_compat):
         app.include_router(module.router, dependencies=protected)
     app.include_router(graphql_router(), dependencies=protected)
+    mount_web(app, settings)  # the pages hold no data: their scripts call the routes above
     return app

@@ -115,6 +115,13 @@ class VaultList(BaseModel):
     vaults: list[VaultOut]
 
 
+class FolderList(BaseModel):
+    """``GET /vaults/{name}/folders``: folders holding indexed notes, sorted."""
+
+    vault: str
+    folders: list[str]
+
+
 class IndexReportOut(BaseModel):
     """What one index run did."""
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from notecite.ask_types import Detail
 from notecite.generate.base import ChatMessage, ContextSource
 from notecite.generate.citations import FALLBACK_ANSWER
 from notecite.generate.prompts import NUMBERED_RULE, SYSTEM_PROMPT, answer_messages
@@ -29,9 +30,11 @@ def rag_messages(
     sources: Sequence[ContextSource],
     history: Sequence[ChatMessage],
     system_prompt: str | None,
+    detail: Detail = "normal",
 ) -> tuple[ChatMessage, ...]:
-    """System prompt (the session's own, if any) with the citation rules, history, context."""
-    base = answer_messages(question, sources, "numbered", "normal", history)
+    """System prompt (the session's own, if any) with the citation rules, history, context;
+    ``detail`` sets the answer's length as in /ask."""
+    base = answer_messages(question, sources, "numbered", detail, history)
     system = (system_prompt or SYSTEM_PROMPT) + NUMBERED_RULE + CHAT_RULE
     return (ChatMessage("system", system), *base[1:])
 

@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
-from notecite.ask_types import MAX_QUESTION_CHARS, AskRequest, AskResponse
+from notecite.ask_types import MAX_QUESTION_CHARS, AskRequest, AskResponse, DebugInfo, Detail
 from notecite.chat.types import SessionSettings
 from notecite.config import AskSettings
 from notecite.generate.base import LLM, ContextSource, GenerationRequest
@@ -71,13 +71,14 @@ class RetrievedSource:
 
 @dataclass(frozen=True)
 class Retrieval:
-    """What retrieval found, and the figures of ``meta.retrieval``."""
+    """What retrieval found, the figures of ``meta.retrieval`` and the pipeline's debug."""
 
     sources: tuple[RetrievedSource, ...] = ()
     strategy: str = "none"
     candidate_count: int = 0
     rerank_count: int = 0
     time_ms: float = 0.0
+    debug: DebugInfo | None = None
 
 
 def retrieve(
@@ -89,6 +90,7 @@ def retrieve(
     settings: SessionSettings,
     llm: LLM,
     ask: AskSettings,
+    detail: Detail = "normal",
 ) -> Retrieval:
     """The chunks for ``query`` that pass ``rag_threshold``, at most ``rag_top_k`` of them."""
     request = AskRequest(
@@ -96,6 +98,7 @@ def retrieve(
         vaults=list(vaults),
         folders=list(folders),
         k=settings.rag_top_k,
+        detail=detail,
         debug=True,
     )
     tuned = ask.model_copy(
@@ -131,4 +134,5 @@ def retrieve(
         candidate_count=len(debug.retrieved_chunks),
         rerank_count=passed,
         time_ms=round(elapsed, 3),
+        debug=debug,
     )

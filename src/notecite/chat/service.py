@@ -7,9 +7,10 @@ history -> condense the follow-up -> retrieve (the ask pipeline) -> generate wit
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable, Sequence
 
-from notecite.ask_types import ErrorInfo
+from notecite.ask_types import AbstainReason, DebugInfo, ErrorInfo
 from notecite.chat.answer import check_answer, without_markers
 from notecite.chat.base import SessionStore
 from notecite.chat.condense import Condensed, condense
@@ -96,6 +97,7 @@ class ChatService:
                 settings=settings,
                 llm=llm,
                 ask=self._ask,
+                detail=request.detail,
             )
         meta = ChatMeta(
             model=llm.model_id,
@@ -108,13 +110,17 @@ class ChatService:
             ),
             query=query.query,
         )
+        started = time.perf_counter()
         answer, cited, error = self._answer(
-            request.message, query.query, history, retrieval, settings, llm, on_token
+            request.message, query.query, history, retrieval, settings, llm, on_token, request
         )
+        generate_ms = (time.perf_counter() - started) * 1000
         if error is None:
             checked = check_answer(answer, retrieval.sources, grounded=settings.enable_rag)
             answer, cited = checked.text, checked.cited
             meta.invalid_citations = checked.invalid
+            reason = _abstain_reason(settings, retrieval, bool(checked.cited))
+            meta.abstained, meta.abstain_reason = reason is not None, reason
         if not settings.include_citations:
             answer, cited = without_markers(answer), ()
         citations = self._citations(cited)
@@ -136,7 +142,12 @@ class ChatService:
             ],
         )
         return ChatResponse(
-            answer=answer, citations=citations, session_id=session.id, meta=meta, error=error
+            answer=answer,
+            citations=citations,
+            session_id=session.id,
+            meta=meta,
+            error=error,
+            debug=_debug(retrieval, generate_ms) if request.debug else None,
         )
 
     def _answer(
@@ -148,6 +159,7 @@ class ChatService:
         settings: SessionSettings,
         llm: LLM,
         on_token: TokenCallback | None,
+        request: ChatRequest,
     ) -> tuple[str, tuple[RetrievedSource, ...], ErrorInfo | None]:
         """The model's raw answer; on failure the fallback text, every source and the error."""
         if settings.enable_rag and not retrieval.sources:
@@ -156,7 +168,11 @@ class ChatService:
             return FALLBACK_ANSWER, (), None
         if settings.enable_rag:
             messages = rag_messages(
-                query, [s.context() for s in retrieval.sources], history, settings.system_prompt
+                query,
+                [s.context() for s in retrieval.sources],
+                history,
+                settings.system_prompt,
+                request.detail,
             )
         else:
             messages = plain_messages(message, history, settings.system_prompt)
@@ -197,6 +213,28 @@ class ChatService:
                     created_at=origin.created_at if origin else None,
                     snippet=snippet,
                     score=round(source.score, 4),
+                    vault=source.vault,
+                    path=source.rel_path,
+                    section=source.heading_path,
                 )
             )
         return citations
+
+
+def _abstain_reason(
+    settings: SessionSettings, retrieval: Retrieval, cites: bool
+) -> AbstainReason | None:
+    """Why a grounded answer abstained: nothing relevant found, or the sources found did not
+    answer it (the fallback, or an answer that says so and cites nothing)."""
+    if not settings.enable_rag or cites:
+        return None
+    return "no_relevant_context" if not retrieval.sources else "insufficient_information"
+
+
+def _debug(retrieval: Retrieval, generate_ms: float) -> DebugInfo:
+    """The pipeline's debug for this turn, with chat's own generation time."""
+    debug = retrieval.debug.model_copy(deep=True) if retrieval.debug else DebugInfo()
+    timings = debug.timings_ms
+    timings.generate = round(generate_ms, 3)
+    timings.total = round(retrieval.time_ms + generate_ms, 3)
+    return debug

@@ -13,7 +13,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.alias_generators import to_camel
 
-from notecite.ask_types import MAX_QUESTION_CHARS, ErrorInfo
+from notecite.ask_types import MAX_QUESTION_CHARS, AbstainReason, DebugInfo, Detail, ErrorInfo
 from notecite.config import AskSettings
 
 Role = Literal["user", "assistant"]
@@ -83,6 +83,9 @@ class ChatCitation(_Camel):
     created_at: datetime | None = None
     snippet: str
     score: float
+    vault: str = ""
+    path: str = Field(default="", description="the note's path inside its vault")
+    section: str = Field(default="", description="heading path of the cited chunk")
 
 
 class RetrievalMeta(_Camel):
@@ -104,12 +107,15 @@ class RetrievalMeta(_Camel):
 
 
 class ChatMeta(_Camel):
-    """Model, retrieval figures, removed citations and the query that was searched."""
+    """Model, retrieval figures, removed citations, the query that was searched, and whether
+    the answer is an abstention (the notes did not answer it) and why."""
 
     model: str
     retrieval: RetrievalMeta = Field(default_factory=RetrievalMeta)
     invalid_citations: int = 0
     query: str = ""
+    abstained: bool = False
+    abstain_reason: AbstainReason | None = None
 
 
 class ChatRequest(_Camel):
@@ -121,6 +127,8 @@ class ChatRequest(_Camel):
     vaults: list[str] = Field(default_factory=list)
     folders: list[str] = Field(default_factory=list)
     stream: bool = False
+    detail: Detail = "normal"
+    debug: bool = Field(default=False, description="add the retrieval debug to the response")
 
 
 class ChatResponse(_Camel):
@@ -131,12 +139,15 @@ class ChatResponse(_Camel):
     session_id: str
     meta: ChatMeta
     error: ErrorInfo | None = None
+    debug: DebugInfo | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """The JSON body of the contract (``error`` only when something failed)."""
+        """The JSON body of the contract (``error`` only when something failed, ``debug``
+        only when it was asked for)."""
         body: dict[str, Any] = self.model_dump(mode="json", by_alias=True)
-        if self.error is None:
-            body.pop("error")
+        for optional in ("error", "debug"):
+            if body[optional] is None:
+                body.pop(optional)
         return body
 
 

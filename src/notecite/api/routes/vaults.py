@@ -7,7 +7,7 @@ from pathlib import Path
 from fastapi import APIRouter, Response, status
 
 from notecite.api.errors import ConflictError, NotFoundError
-from notecite.api.schemas import IndexJobOut, VaultCreate, VaultList, VaultOut
+from notecite.api.schemas import FolderList, IndexJobOut, VaultCreate, VaultList, VaultOut
 from notecite.api.services import Services, ServicesDep
 
 router = APIRouter(prefix="/vaults", tags=["vaults"])
@@ -41,6 +41,15 @@ def remove_vault(name: str, services: ServicesDep) -> Response:
         raise ConflictError(f"vault {name!r} is being indexed; remove it when the run ends")
     services.engine.remove_vault(name)
     return Response(status_code=status.HTTP_204_NO_CONTENT)
+
+
+@router.get("/{name}/folders")
+def list_folders(name: str, services: ServicesDep) -> FolderList:
+    """The folders of the vault's indexed notes (``a/b`` form), for scoping a question."""
+    vault = services.engine.store.get_vault(name)
+    if vault is None:
+        raise NotFoundError(f"unknown vault {name!r}; list vaults with GET /vaults")
+    return FolderList(vault=name, folders=services.engine.store.folders(vault.id))
 
 
 @router.post("/{name}/index", status_code=status.HTTP_202_ACCEPTED)

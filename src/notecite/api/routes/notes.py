@@ -1,0 +1,64 @@
+"""``GET /notes/{vault}/{path}``: the file of an indexed note, never anything outside its vault.
+
+The web page's citation links open notes through this route. A path is served only when it
+is a note of the vault's index and, with every symlink resolved, still lies under the vault's
+root: ``..`` segments, absolute paths and links that leave the root are refused.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path, PurePosixPath
+
+from fastapi import APIRouter
+from fastapi.responses import FileResponse
+
+from notecite.api.errors import InvalidRequestError, NotFoundError
+from notecite.api.services import ServicesDep
+
+logger = logging.getLogger(__name__)
+
+router = APIRouter(prefix="/notes", tags=["notes"])
+
+# Served as plain text, whatever the note's format, so that no note's HTML runs in the page.
+_MEDIA_TYPES = {".pdf": "application/pdf"}
+_TEXT = "text/plain; charset=utf-8"
+
+
+def note_file(root: Path, rel_path: str) -> Path:
+    """The file ``rel_path`` names under ``root``, checked to stay under it.
+
+    Raises:
+        InvalidRequestError: ``rel_path`` is absolute, empty or has a ``..`` segment.
+        NotFoundError: no such file, or it resolves (through a symlink) outside ``root``.
+    """
+    parts = PurePosixPath(rel_path).parts
+    if not parts or rel_path.startswith(("/", "\\")) or "\\" in rel_path:
+        raise InvalidRequestError("a note path is relative to its vault, with '/' separators")
+    if any(part in ("..", ".") for part in parts) or ":" in parts[0]:
+        raise InvalidRequestError("a note path cannot leave its vault ('..' or a drive)")
+    base = root.resolve()
+    candidate = (base / Path(*parts)).resolve()
+    if not candidate.is_relative_to(base):
+        logger.warning("refused a note path that resolves outside its vault")
+        raise NotFoundError("no such note in this vault")
+    if not candidate.is_file():
+        raise NotFoundError("no such note in this vault")
+    return candidate
+
+
+@router.get("/{vault}/{path:path}", response_class=FileResponse)
+def get_note(vault: str, path: str, services: ServicesDep) -> FileResponse:
+    """The note's file as it is on disk (text as ``text/plain``, PDF as itself)."""
+    found = services.engine.store.get_vault(vault)
+    if found is None:
+        raise NotFoundError(f"unknown vault {vault!r}; list vaults with GET /vaults")
+    file = note_file(found.path, path)
+    if path not in services.engine.store.note_states(found.id):
+        raise NotFoundError(f"{path!r} is not an indexed note of vault {vault!r}")
+    media_type = _MEDIA_TYPES.get(file.suffix.lower(), _TEXT)
+    return FileResponse(
+        file,
+        media_type=media_type,
+        headers={"X-Content-Type-Options": "nosniff", "Cache-Control": "no-store"},
+    )

@@ -1,0 +1,422 @@
+/* notecite web page: the chat page (sessions, scope, settings, streamed answers, sources). */
+"use strict";
+
+(() => {
+  const { api, streamChat, el, toast, noteUri, when } = notecite;
+  const SOURCES_MARKER = "\n\n---\n**Sources:**\n";
+  const SCOPE_STORE = "notecite.scope";
+  const REASONS = {
+    no_relevant_context: "nothing in your notes matched the question well enough",
+    insufficient_information: "the notes found do not answer it",
+    ambiguous_question: "the question is ambiguous",
+  };
+
+  const $ = (id) => document.getElementById(id);
+  const state = { session: null, sending: false, scope: loadScope() };
+
+  function loadScope() {
+    try {
+      const saved = JSON.parse(localStorage.getItem(SCOPE_STORE) || "{}");
+      return { vaults: saved.vaults || [], folders: saved.folders || [], detail: saved.detail || "normal" };
+    } catch (_) {
+      return { vaults: [], folders: [], detail: "normal" };
+    }
+  }
+
+  function saveScope() {
+    localStorage.setItem(SCOPE_STORE, JSON.stringify(state.scope));
+  }
+
+  // -- sessions ------------------------------------------------------------------------
+
+  async function refreshSessions() {
+    const { sessions } = await api("GET", "/sessions");
+    const list = $("session-list");
+    list.replaceChildren(...sessions.map(sessionItem));
+    if (!sessions.length) list.append(el("li", { class: "muted" }, "no sessions yet"));
+    return sessions;
+  }
+
+  function sessionItem(session) {
+    const current = state.session && state.session.id === session.id;
+    const title = el("button", {
+      type: "button", class: "session-title", title: session.title,
+      onclick: () => openSession(session.id),
+    }, session.title);
+    const rename = el("button", {
+      type: "button", class: "icon", title: "rename", "aria-label": "rename " + session.title,
+      onclick: () => startRename(item, session),
+    }, "✎");
+    const remove = el("button", {
+      type: "button", class: "icon", title: "delete", "aria-label": "delete " + session.title,
+      onclick: () => deleteSession(session),
+    }, "🗑");
+    const item = el("li", {
+      class: current ? "session current" : "session",
+      dataset: { id: session.id },
+      "aria-current": current ? "true" : null,
+    }, title, el("span", { class: "count" }, String(session.messageCount)), rename, remove);
+    return item;
+  }
+
+  function startRename(item, session) {
+    const input = el("input", { type: "text", class: "rename", value: session.title, "aria-label": "new title" });
+    const finish = async (save) => {
+      const title = input.value.trim();
+      if (save && title && title !== session.title) {
+        try {
+          await api("PATCH", `/sessions/${session.id}`, { title });
+          if (state.session && state.session.id === session.id) $("session-title").textContent = title;
+        } catch (error) {
+          toast(error.message);
+        }
+      }
+      await refreshSessions();
+    };
+    input.addEventListener("keydown", (event) => {
+      if (event.key === "Enter") finish(true);
+      else if (event.key === "Escape") finish(false);
+    });
+    input.addEventListener("blur", () => finish(true), { once: true });
+    item.replaceChildren(input);
+    input.focus();
+    input.select();
+  }
+
+  async function deleteSession(session) {
+    if (!confirm(`Delete the session "${session.title}" and its messages?`)) return;
+    await api("DELETE", `/sessions/${session.id}`);
+    if (state.session && state.session.id === session.id) {
+      state.session = null;
+      const rest = await refreshSessions();
+      await openSession(rest.length ? rest[0].id : null);
+    } else {
+      await refreshSessions();
+    }
+  }
+
+  async function newSession() {
+    const session = await api("POST", "/sessions", {});
+    await openSession(session.id);
+  }
+
+  async function openSession(id) {
+    if (!id) {
+      const created = await api("POST", "/sessions", {});
+      id = created.id;
+    }
+    const detail = await api("GET", `/sessions/${id}`);
+    state.session = detail;
+    $("session-title").textContent = detail.title;
+    const url = new URL(location.href);
+    url.searchParams.set("session", id);
+    history.replaceState(null, "", url);
+    showSettings(detail.settings);
+    const list = $("messages");
+    list.replaceChildren();
+    for (const message of detail.messages) {
+      if (message.role === "user") list.append(userMessage(message.content));
+      else list.append(answerMessage(storedAnswer(message)));
+    }
+    if (!detail.messages.length) list.append(emptyHint());
+    list.scrollTop = list.scrollHeight;
+    await refreshSessions();
+    document.body.classList.remove("sidebar-open");
+  }
+
+  function storedAnswer(message) {
+    return {
+      answer: message.content.split(SOURCES_MARKER)[0],
+      citations: message.citations || [],
+      meta: message.meta,
+      error: message.error,
+    };
+  }
+
+  function emptyHint() {
+    return el("li", { class: "hint muted" }, "Ask something about your notes. Citations like ",
+      el("span", { class: "chip" }, "N1"), " open the source.");
+  }
+
+  // -- settings ------------------------------------------------------------------------
+
+  function showSettings(settings) {
+    $("set-rag").checked = settings.enable_rag;
+    $("set-topk").value = settings.rag_top_k;
+    $("set-topk-out").textContent = settings.rag_top_k;
+    const percent = Math.round(settings.rag_threshold * 100);
+    $("set-threshold").value = percent;
+    $("set-threshold-out").textContent = percent + " %";
+    $("set-sources").checked = settings.include_citations;
+    $("set-model").value = settings.model || "";
+  }
+
+  // Saves run one after another; the controls show the server's answer once none is pending,
+  // so a slow reply never undoes a change made after it was sent.
+  let saving = Promise.resolve();
+  let pending = 0;
+
+  function saveSetting(patch) {
+    if (!state.session) return;
+    const id = state.session.id;
+    pending += 1;
+    $("settings").dataset.pending = String(pending);
+    saving = saving.then(async () => {
+      try {
+        const settings = await api("PATCH", `/sessions/${id}/settings`, patch);
+        if (state.session && state.session.id === id) state.session.settings = settings;
+      } catch (error) {
+        toast(error.message);
+      } finally {
+        pending -= 1;
+        $("settings").dataset.pending = String(pending);
+        if (!pending && state.session) {
+          showSettings(state.session.settings);
+          const saved = $("settings-saved");
+          saved.textContent = "saved";
+          setTimeout(() => { saved.textContent = ""; }, 1500);
+        }
+      }
+    });
+  }
+
+  function wireSettings() {
+    $("set-rag").addEventListener("change", (e) => saveSetting({ enable_rag: e.target.checked }));
+    $("set-sources").addEventListener("change", (e) => saveSetting({ include_citations: e.target.checked }));
+    $("set-model").addEventListener("change", (e) => saveSetting({ model: e.target.value || null }));
+    $("set-topk").addEventListener("input", (e) => { $("set-topk-out").textContent = e.target.value; });
+    $("set-topk").addEventListener("change", (e) => saveSetting({ rag_top_k: Number(e.target.value) }));
+    $("set-threshold").addEventListener("input", (e) => { $("set-threshold-out").textContent = e.target.value + " %"; });
+    $("set-threshold").addEventListener("change", (e) => saveSetting({ rag_threshold: Number(e.target.value) / 100 }));
+  }
+
+  // -- scope ---------------------------------------------------------------------------
+
+  async function loadVaults() {
+    const { vaults } = await api("GET", "/vaults");
+    const names = vaults.map((v) => v.name);
+    state.scope.vaults = state.scope.vaults.filter((v) => names.includes(v));
+    const picker = $("vault-picker");
+    if (!vaults.length) {
+      picker.replaceChildren(el("span", { class: "muted" }, "no vault yet: add one with notecite vault add"));
+      return;
+    }
+    picker.replaceChildren(...vaults.map((v) => checkbox("vault", v.name, `${v.name} (${v.notes})`,
+      state.scope.vaults.includes(v.name), (on) => {
+        toggle(state.scope.vaults, v.name, on);
+        saveScope();
+        loadFolders();
+      })));
+    await loadFolders();
+  }
+
+  async function loadFolders() {
+    const { vaults } = await api("GET", "/vaults");
+    const names = state.scope.vaults.length ? state.scope.vaults : vaults.map((v) => v.name);
+    const labels = [];
+    for (const name of names) {
+      const { folders } = await api("GET", `/vaults/${encodeURIComponent(name)}/folders`);
+      for (const folder of folders) if (folder) labels.push(`${name}/${folder}`);
+    }
+    state.scope.folders = state.scope.folders.filter((f) => labels.includes(f));
+    saveScope();
+    const picker = $("folder-picker");
+    if (!labels.length) {
+      picker.replaceChildren(el("span", { class: "muted" }, "all folders"));
+      return;
+    }
+    picker.replaceChildren(...labels.map((label) => checkbox("folder", label, label,
+      state.scope.folders.includes(label), (on) => { toggle(state.scope.folders, label, on); saveScope(); })));
+  }
+
+  function checkbox(kind, value, label, checked, onchange) {
+    const input = el("input", { type: "checkbox", name: kind, value, checked });
+    input.addEventListener("change", () => onchange(input.checked));
+    return el("label", { class: "check" }, input, " ", label);
+  }
+
+  function toggle(list, value, on) {
+    const at = list.indexOf(value);
+    if (on && at < 0) list.push(value);
+    if (!on && at >= 0) list.splice(at, 1);
+  }
+
+  // -- messages ------------------------------------------------------------------------
+
+  function userMessage(text) {
+    return el("li", { class: "message user" }, el("div", { class: "bubble" }, text));
+  }
+
+  function answerMessage(response) {
+    const item = el("li", { class: "message assistant" });
+    fillAnswer(item, response);
+    return item;
+  }
+
+  function fillAnswer(item, response) {
+    const meta = response.meta || {};
+    const bubble = el("div", { class: "bubble markdown" });
+    bubble.innerHTML = markdown.render(response.answer, { citations: true });
+    const byCid = new Map(response.citations.map((c) => [c.cid, c]));
+    for (const chip of bubble.querySelectorAll(".chip")) {
+      const citation = byCid.get(chip.dataset.cid);
+      if (citation) chip.addEventListener("click", () => openSource(citation));
+      else chip.disabled = true;
+    }
+    const parts = [];
+    if (meta.abstained) {
+      item.classList.add("abstained");
+      parts.push(el("div", { class: "abstention", role: "note" },
+        el("strong", {}, "Abstained"), " — " + (REASONS[meta.abstainReason] || meta.abstainReason || "")));
+    }
+    if (response.error) {
+      parts.push(el("div", { class: "error", role: "alert" },
+        el("strong", {}, "The model failed"), " — " + response.error.message));
+    }
+    parts.push(bubble);
+    if (response.citations.length) parts.push(sourcesList(response.citations));
+    const facts = [];
+    if (meta.model) facts.push(meta.model);
+    if (meta.retrieval && meta.retrieval.strategy !== "none") facts.push(`${meta.retrieval.k} chunks, ${meta.retrieval.strategy}`);
+    if (facts.length) parts.push(el("div", { class: "meta muted" }, facts.join(" · ")));
+    if (response.debug) parts.push(debugDrawer(response.debug));
+    item.replaceChildren(...parts);
+  }
+
+  function sourcesList(citations) {
+    return el("div", { class: "sources" },
+      el("h3", {}, "Sources"),
+      el("ol", {}, citations.map((c) => el("li", {},
+        el("button", { type: "button", class: "source-link", onclick: () => openSource(c) },
+          el("span", { class: "chip" }, c.cid), " ", where(c))))));
+  }
+
+  function where(citation) {
+    const path = citation.path || citation.noteId;
+    const section = sectionName(citation.section);
+    return section ? `${path} › ${section}` : path;
+  }
+
+  function sectionName(section) {
+    return (section || "").split(" > ").map((h) => h.replace(/^#+\s*/, "")).join(" › ");
+  }
+
+  function openSource(citation) {
+    const vault = citation.vault || citation.noteId.split("/")[0];
+    const path = citation.path || citation.noteId.slice(vault.length + 1);
+    $("source-cid").textContent = citation.cid;
+    $("source-vault").textContent = vault;
+    $("source-path").textContent = path;
+    $("source-section").textContent = sectionName(citation.section) || "—";
+    $("source-date").textContent = citation.createdAt ? when(citation.createdAt) : "—";
+    $("source-score").textContent = citation.score.toFixed(3);
+    $("source-snippet").textContent = citation.snippet;
+    $("source-open").href = noteUri(vault, path, citation.section || "");
+    $("source-panel").hidden = false;
+    document.body.classList.add("source-open");
+  }
+
+  function closeSource() {
+    $("source-panel").hidden = true;
+    document.body.classList.remove("source-open");
+  }
+
+  function debugDrawer(debug) {
+    const t = debug.timings_ms || {};
+    const fs = debug.folder_selection || {};
+    const rows = (debug.retrieved_chunks || []).map((c) => el("tr", { class: c.kept ? "kept" : "" },
+      el("td", {}, String(c.rank)),
+      el("td", { class: "wrap" }, `${c.vault}/${c.rel_path}`, el("br"), el("span", { class: "muted" }, sectionName(c.heading_path))),
+      el("td", { class: "num" }, c.score_vector.toFixed(3)),
+      el("td", { class: "num" }, c.score_lexical.toFixed(3)),
+      el("td", { class: "num" }, c.score_final.toFixed(3)),
+      el("td", {}, [c.kept ? "kept" : "", c.cited ? "cited" : ""].filter(Boolean).join(", "))));
+    return el("details", { class: "debug" },
+      el("summary", {}, `Debug · ${rows.length} candidates · ${Math.round(t.total || 0)} ms`),
+      el("div", { class: "debug-body" },
+        el("h4", {}, "Timings (ms)"),
+        el("dl", { class: "timings" }, ["embed", "retrieve", "rerank", "generate", "total"].map((k) =>
+          [el("dt", {}, k), el("dd", {}, (t[k] || 0).toFixed(1))])),
+        el("h4", {}, "Folder selection"),
+        el("p", { class: "folders" }, `method: ${fs.method || "all"}; selected: ${(fs.selected || []).join(", ") || "all"}; `
+          + `available: ${(fs.available || []).length}`),
+        el("h4", {}, `Candidates (strategy ${debug.strategy || "?"}, k ${debug.k})`),
+        el("div", { class: "table-wrap" }, el("table", { class: "table candidates" },
+          el("thead", {}, el("tr", {}, ["rank", "chunk", "vector", "lexical", "final", ""].map((h) => el("th", {}, h)))),
+          el("tbody", {}, rows)))));
+  }
+
+  async function send() {
+    const text = $("message").value.trim();
+    if (!text || state.sending) return;
+    if (!state.session) await openSession(null);
+    state.sending = true;
+    $("send").disabled = true;
+    $("message").value = "";
+    const list = $("messages");
+    list.querySelector(".hint")?.remove();
+    list.append(userMessage(text));
+    const item = el("li", { class: "message assistant streaming" });
+    const live = el("div", { class: "bubble markdown" }, el("span", { class: "muted" }, "searching your notes…"));
+    item.append(live);
+    list.append(item);
+    list.scrollTop = list.scrollHeight;
+    let written = "";
+    try {
+      const response = await streamChat({
+        message: text,
+        sessionId: state.session.id,
+        vaults: state.scope.vaults,
+        folders: state.scope.folders,
+        detail: state.scope.detail,
+        debug: true,
+      }, (piece) => {
+        written += piece;
+        item.dataset.tokens = String(Number(item.dataset.tokens || 0) + 1);
+        live.innerHTML = markdown.render(written);
+        list.scrollTop = list.scrollHeight;
+      });
+      item.classList.remove("streaming");
+      fillAnswer(item, response);
+    } catch (error) {
+      item.classList.remove("streaming");
+      item.replaceChildren(el("div", { class: "error", role: "alert" }, error.message));
+    } finally {
+      state.sending = false;
+      $("send").disabled = false;
+      list.scrollTop = list.scrollHeight;
+      const detail = await api("GET", `/sessions/${state.session.id}`);
+      $("session-title").textContent = detail.title;
+      await refreshSessions();
+    }
+  }
+
+  async function start() {
+    wireSettings();
+    $("detail").value = state.scope.detail;
+    $("detail").addEventListener("change", (e) => { state.scope.detail = e.target.value; saveScope(); });
+    $("composer").addEventListener("submit", (event) => { event.preventDefault(); send(); });
+    $("message").addEventListener("keydown", (event) => {
+      if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
+        event.preventDefault();
+        send();
+      }
+    });
+    $("new-session").addEventListener("click", newSession);
+    $("source-close").addEventListener("click", closeSource);
+    document.addEventListener("keydown", (event) => { if (event.key === "Escape") closeSource(); });
+    $("toggle-sidebar").addEventListener("click", () => document.body.classList.toggle("sidebar-open"));
+    try {
+      await loadVaults();
+      const wanted = new URL(location.href).searchParams.get("session");
+      const sessions = await refreshSessions();
+      const known = sessions.find((s) => s.id === wanted);
+      await openSession(known ? known.id : sessions.length ? sessions[0].id : null);
+      document.body.dataset.ready = "true";
+    } catch (error) {
+      toast(error.message);
+    }
+  }
+
+  document.addEventListener("DOMContentLoaded", start);
+})();

@@ -1,0 +1,93 @@
+/* notecite web page: the index page (vaults, counts, failed files, re-index with progress). */
+"use strict";
+
+(() => {
+  const { api, el, toast, when } = notecite;
+  const POLL_MS = 250;
+
+  function card(vault) {
+    const progress = el("div", { class: "progress", hidden: true },
+      el("div", { class: "bar" }, el("div", { class: "fill" })),
+      el("p", { class: "progress-text muted" }));
+    const button = el("button", { type: "button", class: "reindex" }, "Re-index");
+    const node = el("section", { class: "card vault", dataset: { vault: vault.name } },
+      el("h2", {}, vault.name),
+      el("p", { class: "muted path" }, vault.path),
+      el("dl", { class: "counts" },
+        el("dt", {}, "notes"), el("dd", { class: "notes" }, String(vault.notes)),
+        el("dt", {}, "chunks"), el("dd", { class: "chunks" }, String(vault.chunks)),
+        el("dt", {}, "failed"), el("dd", { class: "failed-count" }, String(vault.failed.length))),
+      failedList(vault.failed),
+      button,
+      progress);
+    button.addEventListener("click", () => reindex(vault.name, node, button, progress));
+    return node;
+  }
+
+  function failedList(failed) {
+    if (!failed.length) return el("p", { class: "ok" }, "No failed files.");
+    return el("details", { class: "failed", open: true },
+      el("summary", {}, `${failed.length} file(s) could not be indexed`),
+      el("ul", {}, failed.map((f) => el("li", {}, el("code", {}, f.rel_path), ": ", f.reason))));
+  }
+
+  function showJob(job, progress) {
+    progress.hidden = false;
+    const fill = progress.querySelector(".fill");
+    const text = progress.querySelector(".progress-text");
+    const total = job.total || 0;
+    fill.style.width = total ? `${Math.round((100 * job.done) / total)}%` : "5%";
+    if (job.state === "running") {
+      text.textContent = `indexing ${job.done} of ${total || "?"} files${job.current ? ": " + job.current : ""}`;
+    } else if (job.state === "done" && job.report) {
+      const r = job.report;
+      fill.style.width = "100%";
+      text.textContent = `done ${when(job.finished_at)}: ${r.added} added, ${r.updated} updated, ${r.unchanged} unchanged, `
+        + `${r.removed} removed, ${r.failed} failed; ${r.chunks_embedded} chunks embedded, ${r.chunks_reused} reused`;
+    } else if (job.state === "failed") {
+      text.textContent = "failed: " + (job.error ? job.error.message : "unknown error");
+    }
+    progress.dataset.state = job.state;
+  }
+
+  async function reindex(name, node, button, progress) {
+    button.disabled = true;
+    try {
+      let job = await api("POST", `/vaults/${encodeURIComponent(name)}/index`);
+      showJob(job, progress);
+      while (job.state === "running") {
+        await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+        job = await api("GET", `/vaults/${encodeURIComponent(name)}/index`);
+        showJob(job, progress);
+      }
+      const { vaults } = await api("GET", "/vaults");
+      const fresh = vaults.find((v) => v.name === name);
+      if (fresh) {
+        const replacement = card(fresh);
+        replacement.querySelector(".progress").replaceWith(progress);
+        node.replaceWith(replacement);
+      }
+    } catch (error) {
+      toast(error.message);
+    } finally {
+      button.disabled = false;
+    }
+  }
+
+  async function load() {
+    const { vaults } = await api("GET", "/vaults");
+    const cards = document.getElementById("vault-cards");
+    cards.replaceChildren(...(vaults.length ? vaults.map(card)
+      : [el("p", { class: "muted" }, "No vault yet: add one with notecite vault add NAME PATH.")]));
+    for (const vault of vaults) {
+      const job = await api("GET", `/vaults/${encodeURIComponent(vault.name)}/index`);
+      if (job.state !== "idle") {
+        const node = cards.querySelector(`[data-vault="${CSS.escape(vault.name)}"]`);
+        showJob(job, node.querySelector(".progress"));
+      }
+    }
+    document.body.dataset.ready = "true";
+  }
+
+  document.addEventListener("DOMContentLoaded", () => load().catch((e) => toast(e.message)));
+})();

@@ -1,0 +1,33 @@
+/* notecite web page: a note as notecite serves it, scrolled to the cited section. */
+"use strict";
+
+(() => {
+  const { api, el, toast, encodePath } = notecite;
+
+  function withoutFrontmatter(text) {
+    return text.replace(/^---\r?\n[\s\S]*?\r?\n---\r?\n/, "");
+  }
+
+  async function load() {
+    const view = document.getElementById("note-view");
+    const { vault, path, section } = view.dataset;
+    const body = document.getElementById("note-body");
+    const text = await api("GET", `/notes/${encodeURIComponent(vault)}/${encodePath(path)}`);
+    if (/\.(md|markdown)$/i.test(path)) body.innerHTML = markdown.render(withoutFrontmatter(text));
+    else body.replaceChildren(el("pre", {}, text));
+    const last = (section || "").split(" > ").pop().replace(/^#+\s*/, "").trim();
+    if (last) {
+      const target = document.getElementById(markdown.slug(last));
+      if (target) {
+        target.classList.add("target");
+        target.scrollIntoView({ block: "start" });
+      }
+    }
+    document.body.dataset.ready = "true";
+  }
+
+  document.addEventListener("DOMContentLoaded", () => load().catch((e) => {
+    document.getElementById("note-body").replaceChildren(el("p", { class: "error" }, e.message));
+    toast(e.message);
+  }));
+})();
