@@ -10,6 +10,7 @@ from typing import Any
 import click
 
 from notecite.cli.ask_cmd import ask_command
+from notecite.cli.chat_cmd import chat_command, sessions_group
 from notecite.cli.config_cmd import config_group
 from notecite.cli.eval_cmd import eval_group
 from notecite.cli.index_cmd import index_command, status_command, watch_command
@@ -89,6 +90,8 @@ cli.add_command(watch_command)
 cli.add_command(status_command)
 cli.add_command(search_command)
 cli.add_command(ask_command)
+cli.add_command(chat_command)
+cli.add_command(sessions_group)
 cli.add_command(eval_group)
 cli.add_command(config_group)
 cli.add_command(serve_command)

@@ -1,0 +1,163 @@
+"""`notecite chat` (an interactive chat that keeps one session) and `notecite sessions`."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from notecite.chat.base import SessionStore
+from notecite.chat.sessions import Sessions
+from notecite.chat.types import ChatRequest, ChatResponse, SessionSettings
+from notecite.cli.state import CliState, pass_state
+
+EXIT_COMMANDS = {"/exit", "/quit"}
+
+
+def print_citations(response: ChatResponse) -> None:
+    """``[N1] vault/path.md`` for each cited source."""
+    if not response.citations:
+        return
+    click.echo("\nReferences:")
+    for citation in response.citations:
+        click.echo(f"[{citation.cid}] {citation.note_id}")
+
+
+def _sessions(state: CliState, store: SessionStore) -> Sessions:
+    return Sessions(store, SessionSettings.defaults(state.settings.ask))
+
+
+def _answer(
+    state: CliState, store: SessionStore, request: ChatRequest, streamed: bool
+) -> ChatResponse:
+    """One turn, printed as the model writes it when stdout is a terminal."""
+    pieces: list[str] = []
+
+    def on_token(piece: str) -> None:
+        pieces.append(piece)
+        click.echo(piece, nl=False)
+
+    response = state.engine.chat(request, sessions=store, on_token=on_token if streamed else None)
+    if streamed and pieces:
+        click.echo()
+        if "".join(pieces).strip() != response.answer.strip():
+            click.echo("(after citation checks) " + response.answer)
+    else:
+        click.echo(response.answer)
+    return response
+
+
+@click.command("chat")
+@click.option("--session", "session_id", help="Resume this session (see: notecite sessions list).")
+@click.option("--vault", "vaults", multiple=True, help="Search only this vault (repeatable).")
+@click.option("--folder", "folders", multiple=True, help="Folder prefix to search (repeatable).")
+@pass_state
+def chat_command(
+    state: CliState, session_id: str | None, vaults: tuple[str, ...], folders: tuple[str, ...]
+) -> None:
+    """Chat with your notes; every answer cites them and the session keeps the history.
+
+    Type a message and press Enter. Follow-up questions ("and the second one?") are read
+    in the light of the conversation. End with /exit or Ctrl+D; resume later with
+    --session ID.
+    """
+    store = state.engine.open_sessions()
+    try:
+        if session_id is not None:
+            session = _sessions(state, store).get(session_id)
+            click.echo(f"Resuming {session.title!r} ({session.message_count} messages).")
+        streamed = sys.stdout.isatty()
+        while True:
+            try:
+                line = click.prompt("you", default="", show_default=False, prompt_suffix="> ")
+            except click.Abort:  # end of input
+                click.echo()
+                break
+            message = line.strip()
+            if message in EXIT_COMMANDS:
+                break
+            if not message:
+                continue
+            request = ChatRequest(
+                message=message,
+                session_id=session_id,
+                vaults=list(vaults),
+                folders=list(folders),
+            )
+            response = _answer(state, store, request, streamed)
+            session_id = response.session_id
+            if response.error is not None:
+                click.secho(f"(LLM error: {response.error.message})", fg="red", err=True)
+            print_citations(response)
+            click.echo()
+    finally:
+        store.close()
+    if session_id is not None:
+        click.echo(f"Session {session_id}; resume with: notecite chat --session {session_id}")
+
+
+@click.group("sessions")
+def sessions_group() -> None:
+    """List, show and delete chat sessions."""
+
+
+@sessions_group.command("list")
+@click.option(
+    "--limit",
+    type=click.IntRange(1, 1000),
+    default=50,
+    show_default=True,
+    help="At most this many.",
+)
+@pass_state
+def sessions_list(state: CliState, limit: int) -> None:
+    """Sessions, most recently active first: id, last activity, messages, title."""
+    store = state.engine.open_sessions()
+    try:
+        found = _sessions(state, store).recent(limit)
+    finally:
+        store.close()
+    if not found:
+        click.echo("No chat sessions yet; start one with: notecite chat")
+        return
+    for session in found:
+        when = session.updated_at.strftime("%Y-%m-%d %H:%M")
+        click.echo(f"{session.id}  {when}  {session.message_count:>4}  {session.title}")
+
+
+@sessions_group.command("show")
+@click.argument("session_id")
+@click.option("--json", "as_json", is_flag=True, help="Print the session and its messages as JSON.")
+@pass_state
+def sessions_show(state: CliState, session_id: str, as_json: bool) -> None:
+    """Show SESSION_ID: its settings and every message, oldest first."""
+    store = state.engine.open_sessions()
+    try:
+        detail = _sessions(state, store).detail(session_id)
+    finally:
+        store.close()
+    if as_json:
+        click.echo(detail.model_dump_json(indent=2, by_alias=True))
+        return
+    s = detail.settings
+    click.echo(f"{detail.title}  ({detail.id})")
+    click.echo(
+        f"enable_rag={s.enable_rag} rag_top_k={s.rag_top_k} rag_threshold={s.rag_threshold:g} "
+        f"include_citations={s.include_citations} model={s.model or 'default'}"
+    )
+    for message in detail.messages:
+        click.echo(f"\n[{message.role}] {message.created_at:%Y-%m-%d %H:%M}")
+        click.echo(message.content)
+
+
+@sessions_group.command("delete")
+@click.argument("session_id")
+@pass_state
+def sessions_delete(state: CliState, session_id: str) -> None:
+    """Delete SESSION_ID and its messages."""
+    store = state.engine.open_sessions()
+    try:
+        _sessions(state, store).delete(session_id)
+    finally:
+        store.close()
+    click.echo(f"Deleted session {session_id}.")

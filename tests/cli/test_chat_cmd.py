@@ -1,0 +1,118 @@
+"""`notecite chat` and `notecite sessions` through click's runner, with input fed to it."""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Protocol
+
+import pytest
+from click.testing import CliRunner, Result
+
+from notecite.cli.main import cli
+from tests.chat.notes import write_notes
+
+
+@pytest.fixture(autouse=True)
+def _restore_logging() -> Iterator[None]:
+    """The CLI root configures logging to the runner's (temporary) stderr; undo that."""
+    root = logging.getLogger()
+    handlers, level = root.handlers[:], root.level
+    yield
+    root.handlers[:] = handlers
+    root.setLevel(level)
+
+
+class Run(Protocol):
+    """The ``run`` fixture: ``notecite --home HOME`` (hash, extractive) with ``input``."""
+
+    def __call__(self, *args: str, input: str | None = None, code: int = 0) -> Result: ...
+
+
+@pytest.fixture
+def run(tmp_path: Path) -> Run:
+    """Runs the CLI on a home where the test vault is indexed as ``notes``."""
+    home = tmp_path / "home"
+    runner = CliRunner()
+
+    def invoke(*args: str, input: str | None = None, code: int = 0) -> Result:
+        result = runner.invoke(
+            cli,
+            ["--home", str(home), "--embedder", "hash", "--llm", "extractive", *args],
+            input=input,
+            env={},
+        )
+        assert result.exit_code == code, (result.output, result.exception)
+        return result
+
+    invoke("index", str(write_notes(tmp_path / "notes")), "--vault", "notes")
+    return invoke
+
+
+def session_id_of(output: str) -> str:
+    found = re.search(r"notecite chat --session (\S+)", output)
+    assert found, output
+    return found.group(1)
+
+
+def test_chat_keeps_one_session_until_exit_and_resumes(run: Run) -> None:
+    first = run(
+        "chat", input="What is the Apollo budget?\n\nWhen is the Apollo launch?\n/exit\nignored\n"
+    )
+    out = first.output
+    assert "40000" in out
+    assert "March 14" in out
+    assert out.count("References:") == 2
+    assert "[N1] notes/projects/apollo.md" in out
+    sid = session_id_of(out)
+
+    listed = run("sessions", "list").output.strip().splitlines()
+    assert len(listed) == 1
+    assert listed[0].startswith(sid)
+    assert re.search(r"\s4\s+What is the Apollo budget\?$", listed[0])
+
+    resumed = run("chat", "--session", sid, input="Who approved it?\n")  # ends at end of input
+    assert "Resuming 'What is the Apollo budget?' (4 messages)." in resumed.output
+    assert session_id_of(resumed.output) == sid
+
+    shown = run("sessions", "show", sid).output
+    assert shown.count("[user]") == 3
+    assert shown.count("[assistant]") == 3
+    assert "**Sources:**" in shown
+    assert "rag_top_k=5" in shown
+    detail = json.loads(run("sessions", "show", sid, "--json").stdout)
+    assert [m["role"] for m in detail["messages"]] == ["user", "assistant"] * 3
+    assert detail["messages"][1]["citations"][0]["noteId"] == "notes/projects/apollo.md"
+
+    assert f"Deleted session {sid}." in run("sessions", "delete", sid).output
+    assert "No chat sessions yet" in run("sessions", "list").output
+
+
+def test_unknown_sessions_exit_1(run: Run) -> None:
+    unknown = "00000000-0000-4000-8000-000000000000"
+    for args in (("chat", "--session", unknown), ("sessions", "show", unknown)):
+        result = run(*args, input="", code=1)
+        assert "no chat session" in result.stderr
+        assert "Traceback" not in result.output
+    assert "no chat session" in run("sessions", "delete", unknown, code=1).stderr
+
+
+def test_an_empty_chat_starts_no_session(run: Run) -> None:
+    out = run("chat", input="\n/quit\n").output
+    assert "notecite chat --session" not in out
+    assert "No chat sessions yet" in run("sessions", "list").output
+
+
+@pytest.mark.parametrize(
+    "args",
+    [("chat",), ("sessions",), ("sessions", "list"), ("sessions", "show"), ("sessions", "delete")],
+)
+def test_every_chat_command_has_help(args: tuple[str, ...]) -> None:
+    result = CliRunner().invoke(cli, [*args, "--help"])
+    assert result.exit_code == 0
+    assert "Usage:" in result.output
+    text = result.output.split("Options:")[0]
+    assert len(text.split("\n\n", 1)[-1].strip()) > 20
