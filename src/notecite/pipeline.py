@@ -204,7 +204,7 @@ class AskPipeline:
             rewrites=s.multi_query_rewrites,
         )
         auto = AutoRag(self._llm, self._embedder, options)
-        debug.auto_rag = auto.decide(mode, retrieval.candidates, kept)
+        debug.auto_rag = auto.decide(mode, retrieval.candidates, kept, query is not None)
         if not debug.auto_rag.triggered:
             return retrieval, kept
         deeper = s.hits_per_scope * s.auto_rag_depth

@@ -21,8 +21,10 @@ def make_engine(tmp_path: Path) -> Iterator[MakeEngine]:
     """``make_engine(llm=..., embedder=..., indexed=True, **settings)``: a fresh home each call.
 
     ``llm`` is an LLM instance handed to the Engine, or a provider name for the settings.
-    Settings default to the ``hash`` embedder and the ``extractive`` LLM; with ``indexed``
-    the vaults v1 (work) and v2 (home) of :mod:`tests.ask.notes` are added and indexed.
+    Settings default to the ``hash`` embedder and the ``extractive`` LLM, and auto-RAG off
+    (the tiny vaults retrieve "weakly", and these tests count the LLM's calls) unless a
+    test sets ``ask={"auto_rag": ...}``; with ``indexed`` the vaults v1 (work) and v2 (home)
+    of :mod:`tests.ask.notes` are added and indexed.
     """
     engines: list[Engine] = []
 
@@ -34,6 +36,7 @@ def make_engine(tmp_path: Path) -> Iterator[MakeEngine]:
         **overrides: Any,
     ) -> Engine:
         overrides.setdefault("embedder", {"name": "hash"})
+        overrides["ask"] = {"auto_rag": "off", **overrides.get("ask", {})}
         overrides["llm"] = llm if isinstance(llm, str) else "extractive"
         number = len(engines)
         settings = load_settings(home=tmp_path / f"home{number}", **overrides)

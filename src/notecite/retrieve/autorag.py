@@ -87,11 +87,20 @@ Regate = Callable[[list[Candidate]], None]
 
 
 def weakness(
-    candidates: Sequence[Candidate], kept: Sequence[Candidate], min_score: float, min_kept: int
+    candidates: Sequence[Candidate],
+    kept: Sequence[Candidate],
+    min_score: float,
+    min_kept: int,
+    embedded: bool = True,
 ) -> str | None:
-    """Why retrieval is weak ("no_match", "nothing_kept", "low_score", "few_kept"), or None."""
+    """Why retrieval is weak ("no_match", "nothing_kept", "low_score", "few_kept"), or None.
+
+    With a query vector, vector search scores every chunk in scope, so no candidate at all
+    means an empty scope: nothing to search again, not weak retrieval. Without one (the
+    embedder failed) no keyword match is weak retrieval, and a rewrite may find words.
+    """
     if not candidates:
-        return "no_match"
+        return None if embedded else "no_match"
     if not kept:
         return "nothing_kept"
     if max(c.gate for c in kept) < min_score:
@@ -178,14 +187,24 @@ class AutoRag:
         self._options = options
 
     def decide(
-        self, mode: AutoRagMode, candidates: Sequence[Candidate], kept: Sequence[Candidate]
+        self,
+        mode: AutoRagMode,
+        candidates: Sequence[Candidate],
+        kept: Sequence[Candidate],
+        embedded: bool = True,
     ) -> AutoRagDebug:
-        """The debug record with ``triggered`` and ``reason`` filled in for ``mode``."""
+        """The debug record with ``triggered`` and ``reason`` filled in for ``mode``.
+
+        Nothing in scope (no candidate although the question was embedded) never triggers.
+        """
         debug = AutoRagDebug(mode=mode)
-        if mode == "always":
+        if embedded and not candidates:
+            debug.reason = "nothing indexed in scope"
+        elif mode == "always":
             debug.triggered, debug.reason = True, "always"
         elif mode == "auto":
-            reason = weakness(candidates, kept, self._options.min_score, self._options.min_kept)
+            opts = self._options
+            reason = weakness(candidates, kept, opts.min_score, opts.min_kept, embedded)
             debug.triggered, debug.reason = reason is not None, reason or ""
         return debug
 
