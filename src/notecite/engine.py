@@ -19,9 +19,9 @@ from notecite.generate.registry import create_llm
 from notecite.ingest.indexer import ProgressCallback, VaultIndexer
 from notecite.ingest.lock import index_locks, lock_dir
 from notecite.pipeline import AskPipeline, TokenCallback
+from notecite.retrieve.cache import RetrievalCaches
 from notecite.retrieve.fusion import FusionWeights
 from notecite.retrieve.hybrid import HybridWeights, hybrid_search
-from notecite.retrieve.cache import RetrievalCaches
 from notecite.retrieve.rerankers import Reranker, RerankerContext, create_reranker
 from notecite.retrieve.retriever import RetrievalOptions
 from notecite.store.base import Store, bulk_load
