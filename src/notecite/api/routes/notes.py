@@ -54,7 +54,8 @@ def get_note(vault: str, path: str, services: ServicesDep) -> FileResponse:
     if found is None:
         raise NotFoundError(f"unknown vault {vault!r}; list vaults with GET /vaults")
     file = note_file(found.path, path)
-    if path not in services.engine.store.note_states(found.id):
+    state = services.engine.store.note_states(found.id).get(path)
+    if state is None or state.failed:
         raise NotFoundError(f"{path!r} is not an indexed note of vault {vault!r}")
     media_type = _MEDIA_TYPES.get(file.suffix.lower(), _TEXT)
     return FileResponse(
