@@ -113,6 +113,9 @@ class AskSettings(_Section):
     context_tokens: int = Field(default=4000, ge=64, description="context budget, remote LLMs")
     context_tokens_local: int = Field(default=2000, ge=64, description="for the local model")
     max_folders_ranked: int = Field(default=200, ge=1)
+    log_queries: bool = Field(
+        default=True, description="keep questions and answers in the query log table"
+    )
     auto_rag: Literal["off", "auto", "always"] = Field(
         default="auto", description="HyDE + query rewriting + a second pass on weak retrieval"
     )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from types import TracebackType
@@ -28,6 +29,7 @@ from notecite.store.base import Store, bulk_load
 from notecite.store.postgres import create_session_store as create_postgres_session_store
 from notecite.store.postgres import create_store as create_postgres_store
 from notecite.store.sqlite import SQLiteStore
+from notecite.store.sqlite.query_log import SQLiteQueryLog
 from notecite.store.sqlite.sessions import SQLiteSessionStore
 from notecite.types import IndexReport, IndexStatus, SearchFilter, SearchResult, Vault
 
@@ -53,6 +55,7 @@ class Engine:
         self.tenant = DEFAULT_TENANT
         self._parent: Engine | None = None
         self._store = store
+        self._query_log: SQLiteQueryLog | None = None
         self._embedder = embedder
         self._llms: dict[str, LLM] = {}
         ask = self.settings.ask
@@ -136,6 +139,8 @@ class Engine:
         """Close the store and any provider client that holds connections."""
         if self._store is not None:
             self._store.close()
+        if self._query_log is not None:
+            self._query_log.close()
         if self._parent is not None:  # the providers are the parent's
             return
         for provider in [*self._llms.values(), self._embedder, self._reranker]:
@@ -350,7 +355,23 @@ class Engine:
             caches=self.caches,
             reranker=self.reranker,
         )
-        return pipeline.ask(request, on_token)
+        started = time.perf_counter()
+        response = pipeline.ask(request, on_token)
+        if self.settings.ask.log_queries and isinstance(store, SQLiteStore):
+            elapsed_ms = (time.perf_counter() - started) * 1000
+            self.query_log().record(
+                request.question, response, self.llm(request.llm).name, elapsed_ms
+            )
+        return response
+
+    def query_log(self) -> SQLiteQueryLog:
+        """The questions and answers of ``ask`` (kept unless ``ask.log_queries`` is off)."""
+        store = self.store
+        if not isinstance(store, SQLiteStore):
+            raise ConfigError("the query log is kept only in the SQLite store for now")
+        if self._query_log is None:
+            self._query_log = SQLiteQueryLog(store.path, tenant_id=store.tenant_id)
+        return self._query_log
 
     # -- chat -------------------------------------------------------------------------------
 

@@ -17,6 +17,7 @@ import pytest
 from notecite import Engine
 from notecite.chat import ChatRequest
 from notecite.ingest.lock import index_locks, lock_dir
+from notecite.store.sqlite.connection import open_index
 from tests.helpers import hash_settings
 from tests.reliability.vaults import (
     ChunkRow,
@@ -229,3 +230,25 @@ def test_concurrent_chat_writers_lose_no_message(tmp_path: Path) -> None:
         assert own == [f"t{number} turn {t} garden?" for t in range(turns)]
     assert len(sessions) == 1 + threads
     assert sorted(per_session.values()) == [2 * turns] * threads + [2 * (1 + threads * turns)]
+
+
+def test_first_opens_of_a_new_index_race_safely(tmp_path: Path) -> None:
+    """Two processes starting on a fresh home (``serve`` and ``index``) both migrate it."""
+    failures: list[BaseException] = []
+    for trial in range(10):
+        db = tmp_path / f"trial{trial}" / "notecite.db"
+        barrier = threading.Barrier(4)
+
+        def open_it(path: Path = db, start: threading.Barrier = barrier) -> None:
+            start.wait()
+            try:
+                open_index(path, "the index").close()
+            except BaseException as exc:
+                failures.append(exc)
+
+        openers = [threading.Thread(target=open_it) for _ in range(4)]
+        for thread in openers:
+            thread.start()
+        for thread in openers:
+            thread.join()
+    assert not failures, failures[:2]

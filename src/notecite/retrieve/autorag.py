@@ -55,7 +55,7 @@ MULTI_PROMPT = (
     "Write {n} different search queries, one per line, that would find notes answering the "
     "question below. Vary the wording and use synonyms. Write only the queries."
 )
-_LEADING = re.compile(r"^\s*(?:[-*\d.)]+\s*|(?:search )?query\s*:\s*)", re.IGNORECASE)
+_LEADING = re.compile(r"^\s*(?:[-*\d.)]+\s*)?(?:(?:search )?query\s*:\s*)?", re.IGNORECASE)
 
 
 @dataclass(frozen=True)

@@ -147,6 +147,25 @@ MIGRATIONS: tuple[tuple[int, str], ...] = (
         CREATE INDEX chunks_chunk_id ON chunks (chunk_id);
         """,
     ),
+    (
+        5,
+        # Questions and answers of `ask`, as data (never log lines); ask.log_queries turns
+        # it off, `notecite log purge` empties it.
+        """
+        CREATE TABLE query_log (
+            id INTEGER PRIMARY KEY,
+            tenant_id INTEGER NOT NULL DEFAULT 1 REFERENCES tenants(id),
+            asked_at TEXT NOT NULL,
+            question TEXT NOT NULL,
+            answer TEXT NOT NULL,
+            abstained INTEGER NOT NULL DEFAULT 0,
+            refs TEXT NOT NULL DEFAULT '[]',
+            llm TEXT NOT NULL DEFAULT '',
+            total_ms REAL
+        );
+        CREATE INDEX query_log_tenant ON query_log (tenant_id, id);
+        """,
+    ),
 )
 
 
@@ -163,6 +182,12 @@ def migrate(conn: sqlite3.Connection) -> list[int]:
             continue
         conn.execute("BEGIN IMMEDIATE")
         try:
+            # another connection may have applied it since we looked (two first opens)
+            if conn.execute(
+                "SELECT 1 FROM schema_migrations WHERE version = ?", (version,)
+            ).fetchone():
+                conn.execute("COMMIT")
+                continue
             for statement in _statements(script):
                 conn.execute(statement)
             conn.execute(
