@@ -112,7 +112,16 @@ def test_index_path_then_status_json(run: Run, vault: Path) -> None:
     assert "notes: added 0, updated 0, unchanged 4, removed 0, failed 1" in again
 
     status = json.loads(run("status", "--json").stdout)
-    assert set(status) == {"vaults", "embedder"}
+    assert set(status) == {"vaults", "embedder", "caches"}
+    assert [c["name"] for c in status["caches"]] == ["query_embeddings", "search_results"]
+    assert status["caches"][0] == {
+        "name": "query_embeddings",
+        "entries": 0,
+        "max_entries": 100,
+        "hits": 0,
+        "misses": 0,
+        "hit_rate": 0.0,
+    }
     (entry,) = status["vaults"]
     assert set(entry) == {"name", "path", "notes", "chunks", "failed"}
     assert entry["name"] == "notes"
@@ -128,13 +137,13 @@ def test_status_text(run: Run, indexed: Path) -> None:
     out = run("status").output
     assert "embedding model: hash-256, 256 dimensions" in out
     assert "notes: 4 notes" in out
+    assert "cache query_embeddings: 0/100 entries, 0 hits, 0 misses (0% hit rate)" in out
 
 
 def test_status_before_anything_is_indexed(run: Run) -> None:
-    assert json.loads(run("status", "--json").stdout) == {
-        "vaults": [],
-        "embedder": {"model": None, "dimensions": None},
-    }
+    status = json.loads(run("status", "--json").stdout)
+    assert status["vaults"] == []
+    assert status["embedder"] == {"model": None, "dimensions": None}
 
 
 def test_index_without_name_uses_the_folder_name(run: Run, vault: Path) -> None:

@@ -110,6 +110,7 @@ def status_command(state: CliState, as_json: bool) -> None:
                 "model": status.embedder_model,
                 "dimensions": status.embedder_dimensions,
             },
+            "caches": [{**asdict(c), "hit_rate": round(c.hit_rate, 4)} for c in status.caches],
         }
         click.echo(json.dumps(payload, indent=2))
         return
@@ -120,3 +121,8 @@ def status_command(state: CliState, as_json: bool) -> None:
         click.echo(f"{vault.name}: {vault.notes} notes, {vault.chunks} chunks  ({vault.path})")
         for failure in vault.failed:
             click.echo(f"  failed {failure.rel_path}: {failure.reason}")
+    for cache in status.caches:  # this process's caches; `notecite serve` keeps them warm
+        click.echo(
+            f"cache {cache.name}: {cache.entries}/{cache.max_entries} entries, "
+            f"{cache.hits} hits, {cache.misses} misses ({cache.hit_rate:.0%} hit rate)"
+        )
