@@ -179,40 +179,45 @@ class PostgresStore:
             )
 
     def replace_note(self, note: NoteRecord, chunks: Sequence[Chunk]) -> None:
-        with self._tx() as conn:
-            note_id = self._upsert_note(conn, note)
+        # One round trip for the three statements (pipeline mode): the note's id comes from
+        # a subquery rather than back to the client, and all chunks go in one INSERT.
+        this_note = "SELECT id FROM notes WHERE tenant_id = %s AND vault_id = %s AND rel_path = %s"
+        key = (self.tenant_id, note.vault_id, note.rel_path)
+        with self._tx() as conn, conn.pipeline():
+            self._upsert_note(conn, note)
             conn.execute(
-                "DELETE FROM chunks WHERE tenant_id = %s AND note_id = %s",
-                (self.tenant_id, note_id),
+                f"DELETE FROM chunks WHERE tenant_id = %s AND note_id = ({this_note})",
+                (self.tenant_id, *key),
             )
             if not chunks:
                 return
-            title = _clean(note.title)
-            conn.cursor().executemany(
+            conn.execute(
                 "INSERT INTO chunks (tenant_id, chunk_id, note_id, vault_id, chunk_index, "
                 "title, heading_path, text, line_start, line_end, token_count, content_hash) "
-                "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
-                [
-                    (
-                        self.tenant_id,
-                        c.chunk_id,
-                        note_id,
-                        note.vault_id,
-                        c.chunk_index,
-                        title,
-                        _clean(c.heading_path),
-                        _clean(c.text),
-                        c.line_start,
-                        c.line_end,
-                        c.token_count,
-                        c.content_hash,
-                    )
-                    for c in chunks
-                ],
+                "SELECT n.tenant_id, c.chunk_id, n.id, n.vault_id, c.chunk_index, %s, "
+                "c.heading_path, c.text, c.line_start, c.line_end, c.token_count, "
+                "c.content_hash FROM notes n, "
+                "unnest(%s::text[], %s::int[], %s::text[], %s::text[], %s::int[], %s::int[], "
+                "%s::int[], %s::text[]) WITH ORDINALITY AS c(chunk_id, chunk_index, "
+                "heading_path, text, line_start, line_end, token_count, content_hash, position) "
+                "WHERE n.tenant_id = %s AND n.vault_id = %s AND n.rel_path = %s "
+                "ORDER BY c.position",
+                (
+                    _clean(note.title),
+                    [c.chunk_id for c in chunks],
+                    [c.chunk_index for c in chunks],
+                    [_clean(c.heading_path) for c in chunks],
+                    [_clean(c.text) for c in chunks],
+                    [c.line_start for c in chunks],
+                    [c.line_end for c in chunks],
+                    [c.token_count for c in chunks],
+                    [c.content_hash for c in chunks],
+                    *key,
+                ),
             )
 
-    def _upsert_note(self, conn: Connection, note: NoteRecord) -> int:
-        row = conn.execute(
+    def _upsert_note(self, conn: Connection, note: NoteRecord) -> None:
+        conn.execute(
             "INSERT INTO notes (tenant_id, vault_id, rel_path, folder, title, doc_type, "
             "note_type, description, keywords, frontmatter, created, modified, note_ts, "
             "content_hash, size, mtime_ns, error, indexed_at) "
@@ -224,7 +229,7 @@ class PostgresStore:
             "created = excluded.created, modified = excluded.modified, "
             "note_ts = excluded.note_ts, content_hash = excluded.content_hash, "
             "size = excluded.size, mtime_ns = excluded.mtime_ns, error = excluded.error, "
-            "indexed_at = excluded.indexed_at RETURNING id",
+            "indexed_at = excluded.indexed_at",
             (
                 self.tenant_id,
                 note.vault_id,
@@ -244,9 +249,7 @@ class PostgresStore:
                 note.mtime_ns,
                 _clean(note.error) if note.error is not None else None,
             ),
-        ).fetchone()
-        assert row is not None  # INSERT ... RETURNING always returns the row
-        return int(row[0])
+        )
 
     def record_failure(
         self, vault_id: int, rel_path: str, reason: str, size: int, mtime_ns: int
