@@ -227,26 +227,16 @@ class AskPipeline:
         )
         return outcome.retrieval, outcome.kept
 
-    # -- the whole run ----------------------------------------------------------------------
+    def retrieve(
+        self, request: AskRequest, debug: DebugInfo | None = None
+    ) -> tuple[Retrieval, list[Candidate]]:
+        """The retrieval half of :meth:`ask`: ranked candidates and the ones kept for the
+        context (embedding, scopes, K, time hint, fusion, rerank, thresholds, auto-RAG).
 
-    def ask(self, request: AskRequest, on_token: TokenCallback | None = None) -> AskResponse:
-        started = time.perf_counter()
-        debug = DebugInfo(llm=self._llm.name)
-        timings = Timings()
-        debug.timings_ms = timings
-
-        def finish(response: AskResponse) -> AskResponse:
-            timings.total = (time.perf_counter() - started) * 1000
-            response.debug = debug if request.debug else None
-            return response
-
-        if not query_terms(request.question):
-            return finish(
-                AskResponse(
-                    answer=AMBIGUOUS_ANSWER, abstained=True, abstain_reason="ambiguous_question"
-                )
-            )
-
+        ``debug`` (a fresh one when None) receives notes, timings and the auto-RAG record.
+        """
+        debug = debug if debug is not None else DebugInfo(llm=self._llm.name)
+        timings = debug.timings_ms
         t = time.perf_counter()
         query: Vectors | None
         try:
@@ -298,6 +288,30 @@ class AskPipeline:
             request, retriever, query, scopes, time_range, retrieval, kept, k, debug
         )
         timings.auto_rag = (time.perf_counter() - t) * 1000
+
+        return retrieval, kept
+
+    # -- the whole run ----------------------------------------------------------------------
+
+    def ask(self, request: AskRequest, on_token: TokenCallback | None = None) -> AskResponse:
+        started = time.perf_counter()
+        debug = DebugInfo(llm=self._llm.name)
+        timings = Timings()
+        debug.timings_ms = timings
+
+        def finish(response: AskResponse) -> AskResponse:
+            timings.total = (time.perf_counter() - started) * 1000
+            response.debug = debug if request.debug else None
+            return response
+
+        if not query_terms(request.question):
+            return finish(
+                AskResponse(
+                    answer=AMBIGUOUS_ANSWER, abstained=True, abstain_reason="ambiguous_question"
+                )
+            )
+
+        retrieval, kept = self.retrieve(request, debug)
 
         kept_ids = {c.rowid for c in kept}
         debug.retrieved_chunks = [
