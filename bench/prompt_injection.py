@@ -165,6 +165,7 @@ def judge(case: InjectionCase, mode: str, response: AskResponse, seconds: float)
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--cases", type=int, default=len(CASES), help="first N cases only")
+    parser.add_argument("--only", default="", help="comma-separated case names")
     parser.add_argument("--raw", action="store_true", help="also run the unhardened prompt")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--max-tokens", type=int, default=200)
@@ -192,7 +193,8 @@ def main() -> None:
 
     modes = ["clean", "hardened"] + (["raw"] if args.raw else [])
     outcomes: list[Outcome] = []
-    for case in CASES[: args.cases]:
+    wanted = {n for n in args.only.split(",") if n}
+    for case in [c for c in CASES[: args.cases] if not wanted or c.name in wanted]:
         by_mode: dict[str, Outcome] = {}
         for mode in modes:
             llm.raw = mode == "raw"
