@@ -10,12 +10,14 @@ from statistics import median
 
 import numpy as np
 
+from notecite.ask_types import AskRequest
 from notecite.config import Settings
 from notecite.engine import Engine
 from notecite.evaluate.beir_data import load_beir, write_vault
 from notecite.evaluate.metrics import evaluate_run
+from notecite.pipeline import AskPipeline
 from notecite.retrieve.folders import Scope
-from notecite.retrieve.retriever import Retriever
+from notecite.retrieve.retriever import Candidate, Retrieval, Retriever
 
 PIPELINES: dict[str, tuple[str | None, str]] = {
     # name: (fusion strategy or None for the configured one, reranker)
@@ -23,7 +25,10 @@ PIPELINES: dict[str, tuple[str | None, str]] = {
     "dense": ("vector", "none"),
     "hybrid": (None, "none"),
     "hybrid+rerank": (None, "lexical"),
+    # the ask pipeline's retrieval: hybrid, lexical + the configured model reranker, auto-RAG
+    "full": (None, "lexical"),
 }
+DEFAULT_PIPELINES = ("bm25", "dense", "hybrid", "hybrid+rerank")
 CHUNKS_PER_QUERY = 300
 DOCS_PER_QUERY = 100
 
@@ -54,8 +59,13 @@ def run_beir(
     split: str,
     pipelines: Sequence[str],
     progress: Callable[[str], None] = lambda message: None,
+    llm: str | None = None,
 ) -> list[PipelineResult]:
-    """Index ``folder``'s corpus (incrementally) and evaluate each pipeline on ``split``."""
+    """Index ``folder``'s corpus (incrementally) and evaluate each pipeline on ``split``.
+
+    ``full`` runs the ask pipeline's retrieval (model reranker and auto-RAG as configured)
+    with the LLM ``llm`` (default: the configured one) for auto-RAG's steps.
+    """
     data = load_beir(folder, split)
     settings = eval_settings(settings, data.name)
     vault_dir = settings.home / "eval" / f"{data.name}-notes"
@@ -75,15 +85,27 @@ def run_beir(
         for name in pipelines:
             strategy, reranker = PIPELINES[name]
             options = replace(engine.retrieval_options(strategy), reranker=reranker)
-            retriever = Retriever(engine.store, engine.embedder.model_id, options)
+            search: Callable[[str], Retrieval]
+            if name == "full":
+                search = _full_search(engine, vault.name, llm)
+            else:
+                retriever = Retriever(engine.store, engine.embedder.model_id, options)
+
+                def search(
+                    text: str,
+                    retriever: Retriever = retriever,
+                    lexical_only: bool = strategy == "bm25",
+                ) -> Retrieval:
+                    vector = None if lexical_only else engine.embedder.embed_query(text)
+                    return retriever.retrieve(text, vector, scope, CHUNKS_PER_QUERY)
+
             run: dict[str, dict[str, float]] = {}
             latencies = []
             for qid, text in queries:
                 t = time.perf_counter()
-                vector = None if strategy == "bm25" else engine.embedder.embed_query(text)
-                retrieval = retriever.retrieve(text, vector, scope, CHUNKS_PER_QUERY)
+                retrieval = search(text)
                 docs: dict[str, float] = {}
-                for cand in retrieval.candidates:
+                for cand in _ranked(retrieval.candidates):
                     doc_id = stems.get(Path(cand.chunk.rel_path).stem)
                     if doc_id is not None and doc_id not in docs:
                         docs[doc_id] = cand.final
@@ -106,3 +128,31 @@ def run_beir(
             )
             progress(f"{name}: nDCG@10 {scores['ndcg@10']:.4f}")
     return results
+
+
+def _ranked(candidates: Sequence[Candidate]) -> list[Candidate]:
+    return sorted(candidates, key=lambda c: (-c.final, c.rowid))
+
+
+def _full_search(engine: Engine, vault: str, llm: str | None) -> Callable[[str], Retrieval]:
+    """The ask pipeline's retrieval over one vault, as deep as the other pipelines."""
+    ask = engine.settings.ask.model_copy(
+        update={"hits_per_scope": CHUNKS_PER_QUERY, "folder_ranking": False}
+    )
+    store = engine.store
+    pipeline = AskPipeline(
+        store=store,
+        embedder=engine.embedder,
+        llm=engine.llm(llm),
+        settings=ask,
+        generation=engine.settings.generation,
+        vaults=[engine.vault(vault)],
+        folders_of=lambda v: store.folders(v.id),
+        options=engine.retrieval_options(),
+        reranker=engine.reranker,
+    )
+
+    def search(text: str) -> Retrieval:
+        return pipeline.retrieve(AskRequest(question=text, vaults=[vault]))[0]
+
+    return search
