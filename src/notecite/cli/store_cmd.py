@@ -14,7 +14,7 @@ def configured_location(settings: Settings) -> Location:
     """The index the settings point at (``store.backend``, ``store.path``/``store.url``)."""
     if settings.store.backend == "postgres" and settings.store.url is not None:
         return Location(url=settings.store.url.get_secret_value())
-    return Location(path=settings.db_path)
+    return Location(path=settings.db_path.expanduser().resolve())
 
 
 def format_report(report: TenantReport) -> str:

@@ -79,7 +79,7 @@ class Location:
                 f"unknown index location scheme in {text.split('://')[0]!r}://; "
                 "give a postgresql:// URL or the path of a SQLite file"
             )
-        return cls(path=Path(text).expanduser())
+        return cls(path=Path(text).expanduser().resolve())
 
     def describe(self) -> str:
         """The location without a password."""
