@@ -106,6 +106,8 @@ async def test_a_chat_answer_carries_debug_and_where_each_citation_is(
     assert [c["rank"] for c in chunks] == list(range(1, len(chunks) + 1))
     assert {"score_vector", "score_lexical", "score_final", "kept"} <= set(chunks[0])
     assert any(c["kept"] for c in chunks)
+    cited = {c["chunk_id"] for c in chunks if c["cited"]}
+    assert cited == {c["chunkId"] for c in body["citations"]}
     assert debug["folder_selection"]["available"] == ["notes/home", "notes/projects"]
     timings = debug["timings_ms"]
     assert timings["generate"] > 0

@@ -136,6 +136,7 @@ def test_sessions_switch_rename_and_delete(page: Page, base_url: str) -> None:
     ask(page, "When is the Apollo launch?")
     second = new_session(page)
     ask(page, "Where do the tomatoes grow?")
+    expect(page.locator("#session-title")).to_have_text("Where do the tomatoes grow?")
     assert first != second
 
     entry = page.locator(f'#session-list li[data-id="{first}"]')

@@ -147,7 +147,7 @@ class ChatService:
             session_id=session.id,
             meta=meta,
             error=error,
-            debug=_debug(retrieval, generate_ms) if request.debug else None,
+            debug=_debug(retrieval, generate_ms, citations) if request.debug else None,
         )
 
     def _answer(
@@ -231,9 +231,14 @@ def _abstain_reason(
     return "no_relevant_context" if not retrieval.sources else "insufficient_information"
 
 
-def _debug(retrieval: Retrieval, generate_ms: float) -> DebugInfo:
-    """The pipeline's debug for this turn, with chat's own generation time."""
+def _debug(
+    retrieval: Retrieval, generate_ms: float, citations: Sequence[ChatCitation]
+) -> DebugInfo:
+    """The pipeline's debug for this turn, with chat's own generation time and citations."""
     debug = retrieval.debug.model_copy(deep=True) if retrieval.debug else DebugInfo()
+    cited = {c.chunk_id for c in citations}
+    for chunk in debug.retrieved_chunks:
+        chunk.cited = chunk.chunk_id in cited
     timings = debug.timings_ms
     timings.generate = round(generate_ms, 3)
     timings.total = round(retrieval.time_ms + generate_ms, 3)

@@ -2,9 +2,10 @@
 "use strict";
 
 (() => {
-  const { api, streamChat, el, toast, noteUri, when } = notecite;
+  const { api, streamChat, el, toast, noteUri } = notecite;
   const SOURCES_MARKER = "\n\n---\n**Sources:**\n";
   const SCOPE_STORE = "notecite.scope";
+  const DEFAULT_TITLE = "New chat";
   const REASONS = {
     no_relevant_context: "nothing in your notes matched the question well enough",
     insufficient_information: "the notes found do not answer it",
@@ -50,7 +51,7 @@
     const remove = el("button", {
       type: "button", class: "icon", title: "delete", "aria-label": "delete " + session.title,
       onclick: () => deleteSession(session),
-    }, "🗑");
+    }, "×");
     const item = el("li", {
       class: current ? "session current" : "session",
       dataset: { id: session.id },
@@ -308,7 +309,7 @@
     $("source-vault").textContent = vault;
     $("source-path").textContent = path;
     $("source-section").textContent = sectionName(citation.section) || "—";
-    $("source-date").textContent = citation.createdAt ? when(citation.createdAt) : "—";
+    $("source-date").textContent = citation.createdAt ? citation.createdAt.slice(0, 10) : "—";
     $("source-score").textContent = citation.score.toFixed(3);
     $("source-snippet").textContent = citation.snippet;
     $("source-open").href = noteUri(vault, path, citation.section || "");
@@ -353,6 +354,19 @@
     state.sending = true;
     $("send").disabled = true;
     $("message").value = "";
+    if (!state.session.messages.length && state.session.title === DEFAULT_TITLE) {
+      // a session started with "+ New" is named after its first question, as the API does
+      // for a session started by a message
+      const title = text.split("\n")[0].slice(0, 60).trim();
+      if (title) {
+        try {
+          state.session = { ...state.session, ...(await api("PATCH", `/sessions/${state.session.id}`, { title })) };
+        } catch (error) {
+          toast(error.message);
+        }
+      }
+    }
+    state.session.messages = [...(state.session.messages || []), { role: "user", content: text }];
     const list = $("messages");
     list.querySelector(".hint")?.remove();
     list.append(userMessage(text));

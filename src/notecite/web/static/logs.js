@@ -27,7 +27,7 @@
           await api("DELETE", `/sessions/${session.id}`);
           await load();
         },
-      }, "🗑")));
+      }, "×")));
   }
 
   async function load() {

@@ -27,6 +27,8 @@ const markdown = (() => {
     text = escapeHtml(text);
     text = text.replace(/\[([^\]]+)\]\(([^)\s]+)\)/g, (whole, label, url) =>
       safeUrl(url) ? `<a href="${url}" target="_blank" rel="noopener">${label}</a>` : whole);
+    text = text.replace(/\[\[([^\]|]+)(?:\|([^\]]+))?\]\]/g, (_, target, label) =>
+      `<span class="wikilink" title="${target}">${label || target}</span>`);
     text = text.replace(/\*\*(.+?)\*\*|__(.+?)__/g, (_, a, b) => `<strong>${a || b}</strong>`);
     text = text.replace(/(^|[^*\w])\*(?!\s)(.+?)\*(?!\w)/g, "$1<em>$2</em>");
     text = text.replace(/(^|[^_\w])_(?!\s)(.+?)_(?!\w)/g, "$1<em>$2</em>");
