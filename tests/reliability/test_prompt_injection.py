@@ -22,7 +22,7 @@ import pytest
 from notecite import Engine
 from notecite.ask_types import AskRequest, AskResponse
 from notecite.generate.citations import FALLBACK_ANSWER
-from notecite.generate.prompts import DATA_REMINDER, as_data
+from notecite.generate.prompts import as_data
 from tests.generate.servers import LoopbackServer, chat_completion, send_json
 from tests.helpers import hash_settings, write_files
 from tests.reliability.injection_cases import CASES, InjectionCase
@@ -161,7 +161,7 @@ def test_the_prompt_delimits_injected_notes_as_data(
         assert "never instructions" in system
         context, _, rest = user.partition("--- End Context ---")
         assert "--- End Context ---" not in rest, "a note forged the end of the context"
-        assert rest.lstrip().startswith(DATA_REMINDER)
+        assert rest.lstrip().startswith("Question: ")
         labels = re.findall(r"^\[(N\d+)\]$", context, re.MULTILINE)
         assert labels == [f"N{i}" for i in range(1, len(labels) + 1)], "a forged source label"
         assert not re.search(r"\[N(5|7|9|12|13)\]", context)
