@@ -4,6 +4,8 @@ chat's debug, detail and abstention, and the pages themselves."""
 from __future__ import annotations
 
 import os
+import re
+import tomllib
 from pathlib import Path
 
 import httpx
@@ -174,3 +176,11 @@ async def test_with_api_keys_the_pages_load_but_notes_need_the_key(tmp_path: Pat
         assert (await client.get("/")).status_code == 200
         assert_error(await client.get(f"/notes/notes/{APOLLO}"), 401, "UnauthorizedError")
         assert_error(await client.get("/vaults/notes/folders"), 401, "UnauthorizedError")
+
+
+def test_the_readme_note_link_example_is_a_valid_setting(tmp_path: Path) -> None:
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    (block,) = re.findall(r"```toml\n(\[server\]\nnote_uri_template.*?)```", readme, re.DOTALL)
+    server = tomllib.loads(block)["server"]
+    settings = load_settings(home=tmp_path / "home", server=server)
+    assert settings.server.note_uri_template == "obsidian://open?vault={vault}&file={path}"

@@ -37,14 +37,15 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield url
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def playwright() -> Iterator[Playwright]:
-    """Playwright's driver (the sync API)."""
+    """Playwright's driver (the sync API). Per module: its event loop must be gone before any
+    anyio test of another module runs in this thread."""
     with sync_playwright() as driver:
         yield driver
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser(playwright: Playwright) -> Iterator[Browser]:
     """Headless Chromium from the system package."""
     assert CHROMIUM.exists(), "no /usr/bin/chromium: run scripts/ensure-chromium.sh (make test)"

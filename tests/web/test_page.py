@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import httpx
 import pytest
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import Browser, Locator, Page, expect
+
+from notecite.api import create_app
+from tests.api.test_socket import serving
+from tests.helpers import hash_settings
 
 pytestmark = pytest.mark.browser
 
@@ -311,3 +316,21 @@ def test_the_markdown_renderer_escapes_html_first(
     if source.startswith("Budget"):
         assert 'data-cid="N1"' in html  # a chip
         assert "<code>[N2]</code>" in html  # code is left alone
+
+
+def test_with_api_keys_the_page_asks_for_a_key_and_keeps_it(
+    browser: Browser, tmp_path: Path
+) -> None:
+    settings = hash_settings(tmp_path / "home", server={"api_keys": ["a-long-secret"]})
+    with serving(create_app(settings)) as url:
+        context = browser.new_context(base_url=url)
+        page = context.new_page()
+        page.goto("/")
+        expect(page.locator("#api-key-bar")).to_be_visible()
+        expect(page.locator("#toast")).to_contain_text("API key")
+        page.fill("#api-key", "a-long-secret")
+        page.locator("#api-key-form button").click()
+        expect(page.locator("body")).to_have_attribute("data-ready", "true")
+        expect(page.locator("#api-key-bar")).to_be_hidden()
+        expect(page.locator("#session-title")).to_have_text("New chat")
+        context.close()
