@@ -12,7 +12,7 @@ import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from notecite.ingest.sections import format_heading_path
+from notecite.ingest.sections import format_heading_path, shorten_label
 from notecite.types import Chunk, ParsedNote, Section
 
 TokenCounter = Callable[[Sequence[str]], list[int]]
@@ -37,8 +37,9 @@ class _Unit:
 
 
 def embed_text_for(note: ParsedNote, heading_path: str, text: str, first: bool) -> str:
-    """The composite text that is embedded for a chunk."""
-    parts = [note.title]
+    """The composite text that is embedded for a chunk (a long title is shortened: every
+    chunk repeats it)."""
+    parts = [shorten_label(note.title)]
     if heading_path:
         parts.append(heading_path)
     if first:

@@ -37,12 +37,49 @@ def split_frontmatter(text: str) -> tuple[dict[str, Any], str, int]:
                 raise ParseError(f"invalid YAML frontmatter{where}: {problem}") from exc
             if data is None:
                 data = {}
+            _check_expanded_size(data)
             if not isinstance(data, dict):
                 raise ParseError(
                     f"frontmatter is a {type(data).__name__}, expected key: value pairs"
                 )
             return {str(k): v for k, v in data.items()}, "\n".join(lines[i + 1 :]), i + 1
     raise ParseError("frontmatter opened with '---' but never closed")
+
+
+# YAML aliases share one object between many places; expanded (as JSON, as text) a few lines
+# of "billion laughs" become billions of values. Frontmatter past this many values, or one
+# that contains itself, is refused as a ParseError instead of hanging or crashing a run.
+MAX_FRONTMATTER_VALUES = 20_000
+
+
+def _check_expanded_size(data: object) -> None:
+    """Raise ParseError when ``data`` is recursive or too large once aliases are expanded."""
+    sizes: dict[int, int] = {}
+    open_: set[int] = set()
+
+    def size(value: object) -> int:
+        if not isinstance(value, dict | list):
+            return 1
+        key = id(value)
+        if key in sizes:
+            return sizes[key]
+        if key in open_:
+            raise ParseError("frontmatter contains itself (a recursive YAML alias)")
+        open_.add(key)
+        children = list(value.keys()) + list(value.values()) if isinstance(value, dict) else value
+        total = 1
+        for child in children:
+            total += size(child)
+            if total > MAX_FRONTMATTER_VALUES:
+                raise ParseError(
+                    f"frontmatter holds more than {MAX_FRONTMATTER_VALUES} values once its "
+                    "YAML aliases are expanded"
+                )
+        open_.discard(key)
+        sizes[key] = total
+        return total
+
+    size(data)
 
 
 def to_json_safe(data: dict[str, Any]) -> dict[str, Any]:

@@ -131,6 +131,10 @@ class VaultIndexer:
         except RecursionError:
             self._fail(entry, "note is nested too deeply to parse", state)
             return
+        except Exception as exc:  # a parser bug must cost one note, not the whole run
+            logger.debug("parsing %s failed", entry.rel_path, exc_info=True)
+            self._fail(entry, f"could not parse ({type(exc).__name__}); see --debug", state)
+            return
         record = _record(self._vault.id, note, content_hash, entry)
         self._pending.append(_Pending(record, chunks, is_new=state is None or state.failed))
 

@@ -8,6 +8,19 @@ from notecite.types import Section
 
 _HEADING = re.compile(r"^(#{1,6})[ \t]+(.+?)[ \t#]*$")
 _FENCE = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})(.*)$")
+# A heading's words in the heading path. Every chunk of a section repeats the path in its
+# embedded text, so a paragraph pasted after "# " would otherwise cost its length times the
+# number of chunks it is cut into (a 100 KB heading line: ~600 MB). The full line stays in the
+# section's text.
+MAX_HEADING_CHARS = 200
+
+
+def shorten_label(title: str) -> str:
+    """``title`` cut at a word boundary to at most ``MAX_HEADING_CHARS`` characters (+ " …")."""
+    if len(title) <= MAX_HEADING_CHARS:
+        return title
+    cut = title[:MAX_HEADING_CHARS].rsplit(" ", 1)[0] or title[:MAX_HEADING_CHARS]
+    return cut.rstrip() + " …"
 
 
 def format_heading_path(path: tuple[str, ...]) -> str:
@@ -60,7 +73,7 @@ def split_sections(text: str, first_line: int = 1) -> tuple[Section, ...]:
             level = len(heading.group(1))
             while stack and stack[-1][0] >= level:
                 stack.pop()
-            stack.append((level, f"{heading.group(1)} {heading.group(2).strip()}"))
+            stack.append((level, f"{heading.group(1)} {shorten_label(heading.group(2).strip())}"))
             current = [line]
             start = number
         else:
