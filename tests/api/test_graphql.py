@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+import strawberry
 
 from notecite import load_settings
+from notecite.api.graphql import schema
+from notecite.chat.errors import SessionNotFoundError
 from tests.api.helpers import add_and_index, running
 
 pytestmark = pytest.mark.anyio
@@ -179,3 +183,33 @@ async def test_graphql_serves_only_the_keys_tenant(tmp_path: Path, notes_dir: Pa
             client, "query($id: ID!) { session(id: $id) { messageCount ragTopK } }", id=sid
         )
         assert kept["data"]["session"] == {"messageCount": 2, "ragTopK": 5}
+
+
+def test_unexpected_errors_are_masked_and_logged(caplog: pytest.LogCaptureFixture) -> None:
+    @strawberry.type
+    class Probe:
+        @strawberry.field
+        def boom(self) -> int:
+            raise RuntimeError("internal detail")
+
+        @strawberry.field
+        def unknown(self) -> int:
+            raise SessionNotFoundError("no chat session 'x'")
+
+    probe = type(schema)(query=Probe, extensions=schema.extensions)
+    with caplog.at_level(logging.DEBUG, logger="notecite.api.graphql.schema"):
+        boom = probe.execute_sync("{ boom }")
+        unknown = probe.execute_sync("{ unknown }")
+    assert [e.message for e in boom.errors or []] == ["Unexpected error."]
+    assert [e.message for e in unknown.errors or []] == ["no chat session 'x'"]
+    levels = {r.getMessage(): r.levelno for r in caplog.records}
+    assert levels["GraphQL resolver failed"] == logging.ERROR
+    assert levels["GraphQL error: no chat session 'x'"] == logging.DEBUG
+
+
+async def test_graphiql_and_openapi_list_the_new_routes(client: httpx.AsyncClient) -> None:
+    ide = await client.get("/graphql", headers={"Accept": "text/html"})
+    assert ide.status_code == 200
+    assert ide.headers["content-type"].startswith("text/html")
+    paths = (await client.get("/openapi.json")).json()["paths"]
+    assert {"/graphql", "/v1/models", "/v1/chat/completions"} <= set(paths)

@@ -7,6 +7,7 @@ session, invalid settings) are reported with their message; any other is masked.
 
 from __future__ import annotations
 
+import logging
 from functools import partial
 
 import anyio.to_thread
@@ -15,6 +16,7 @@ from graphql import GraphQLError
 from pydantic import ValidationError
 from strawberry.extensions import MaskErrors
 from strawberry.fastapi import BaseContext, GraphQLRouter
+from strawberry.types import ExecutionContext
 
 from notecite.api.errors import ApiError, InvalidRequestError
 from notecite.api.graphql.types import ChatReply, ChatSessionType, RagOptions
@@ -37,6 +39,8 @@ def get_context(services: ServicesDep) -> Context:
     """The context of one GraphQL request (the bearer key picks the tenant)."""
     return Context(services)
 
+
+logger = logging.getLogger(__name__)
 
 Info = strawberry.Info[Context, None]
 
@@ -157,7 +161,20 @@ def _masked(error: GraphQLError) -> bool:
     return not isinstance(original, NotecitError | ApiError | ValidationError)
 
 
-schema = strawberry.Schema(
+class _Schema(strawberry.Schema):
+    """Expected errors (unknown session, invalid settings) are the client's: DEBUG only."""
+
+    def process_errors(
+        self, errors: list[GraphQLError], execution_context: ExecutionContext | None = None
+    ) -> None:
+        for error in errors:
+            if error.original_error is not None and _masked(error):
+                logger.error("GraphQL resolver failed", exc_info=error.original_error)
+            else:
+                logger.debug("GraphQL error: %s", error.message)
+
+
+schema = _Schema(
     query=Query, mutation=Mutation, extensions=[partial(MaskErrors, should_mask_error=_masked)]
 )
 
