@@ -2,7 +2,8 @@
 
 Tenant ``default`` holds the test vault (Apollo, Hermes, garden); tenant ``beta`` holds a
 vault of the same name with other notes (Zephyr). Neither may read or change the other's
-vaults, index, notes (search, ask, chat, the OpenAI-compatible route, GraphQL) or sessions.
+vaults, index, notes (note files, folders, search, ask, chat) or sessions. The
+OpenAI-compatible routes and GraphQL are tried with two tenants in their own test modules.
 """
 
 from __future__ import annotations
@@ -89,8 +90,18 @@ async def test_two_tenants_see_only_their_own_data_from_every_route(
             ("DELETE", "/vaults/alpha-only"),
             ("POST", "/vaults/alpha-only/index"),
             ("GET", "/vaults/alpha-only/index"),
+            ("GET", "/vaults/alpha-only/folders"),
+            ("GET", "/notes/alpha-only/projects/apollo.md"),
+            ("GET", "/notes/notes/projects/apollo.md"),  # beta's own "notes" has no Apollo
         ):
             assert_error(await beta.request(method, path), 404, "NotFoundError")
+        assert (await alpha.get("/notes/notes/projects/apollo.md")).status_code == 200
+        assert (await beta.get("/notes/notes/projects/zephyr.md")).status_code == 200
+        assert (await beta.get("/vaults/notes/folders")).json()["folders"] == ["projects"]
+        assert (await alpha.get("/vaults/notes/folders")).json()["folders"] == ["home", "projects"]
+        # reasoning templates are a library shared by every tenant, not tenant data
+        shared = (await alpha.get("/templates")).json()
+        assert shared == (await beta.get("/templates")).json()
 
         # search and ask: the other tenant's notes are never found
         found = (await beta.post("/search", json={"query": "Apollo budget euros"})).json()
