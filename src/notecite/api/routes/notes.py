@@ -8,6 +8,7 @@ root: ``..`` segments, absolute paths and links that leave the root are refused.
 from __future__ import annotations
 
 import logging
+import re
 from pathlib import Path, PurePosixPath
 
 from fastapi import APIRouter
@@ -23,6 +24,7 @@ router = APIRouter(prefix="/notes", tags=["notes"])
 # Served as plain text, whatever the note's format, so that no note's HTML runs in the page.
 _MEDIA_TYPES = {".pdf": "application/pdf"}
 _TEXT = "text/plain; charset=utf-8"
+_DRIVE = re.compile(r"[A-Za-z]:")
 
 
 def note_file(root: Path, rel_path: str) -> Path:
@@ -35,7 +37,7 @@ def note_file(root: Path, rel_path: str) -> Path:
     parts = PurePosixPath(rel_path).parts
     if not parts or rel_path.startswith(("/", "\\")) or "\\" in rel_path:
         raise InvalidRequestError("a note path is relative to its vault, with '/' separators")
-    if any(part in ("..", ".") for part in parts) or ":" in parts[0]:
+    if ".." in parts or _DRIVE.fullmatch(parts[0]):
         raise InvalidRequestError("a note path cannot leave its vault ('..' or a drive)")
     base = root.resolve()
     candidate = (base / Path(*parts)).resolve()

@@ -52,6 +52,13 @@ const notecite = (() => {
     return type.includes("application/json") ? response.json() : response.text();
   }
 
+  /** GET a file as a Blob (with the API key, which a plain link would not send). */
+  async function blob(path) {
+    const response = await fetch(path, { headers: headers(false) });
+    if (!response.ok) throw await failure(response);
+    return response.blob();
+  }
+
   /**
    * POST a streamed chat message: onToken(text) for each token event; resolves with the
    * final event's response, rejects with an ApiError for an error event or status.
@@ -156,5 +163,5 @@ const notecite = (() => {
     });
   });
 
-  return { ApiError, api, streamChat, el, toast, encodePath, noteUri, when };
+  return { ApiError, api, blob, streamChat, el, toast, encodePath, noteUri, when };
 })();

@@ -2,7 +2,7 @@
 "use strict";
 
 (() => {
-  const { api, el, toast, encodePath } = notecite;
+  const { api, blob, el, toast, encodePath } = notecite;
 
   function withoutFrontmatter(text) {
     return text.replace(/^---\r?\n[\s\S]*?\r?\n---\r?\n/, "");
@@ -12,7 +12,15 @@
     const view = document.getElementById("note-view");
     const { vault, path, section } = view.dataset;
     const body = document.getElementById("note-body");
-    const text = await api("GET", `/notes/${encodeURIComponent(vault)}/${encodePath(path)}`);
+    const url = `/notes/${encodeURIComponent(vault)}/${encodePath(path)}`;
+    if (/\.pdf$/i.test(path)) {
+      const file = URL.createObjectURL(await blob(url));
+      body.replaceChildren(el("embed", { src: file, type: "application/pdf", class: "pdf" }),
+        el("p", {}, el("a", { href: file, download: path.split("/").pop() }, "Download the PDF")));
+      document.body.dataset.ready = "true";
+      return;
+    }
+    const text = await api("GET", url);
     if (/\.(md|markdown)$/i.test(path)) body.innerHTML = markdown.render(withoutFrontmatter(text));
     else body.replaceChildren(el("pre", {}, text));
     const last = (section || "").split(" > ").pop().replace(/^#+\s*/, "").trim();
