@@ -14,7 +14,7 @@ from notecite.cli.state import CliState, pass_state
 )
 @pass_state
 def serve_command(state: CliState, host: str | None, port: int | None) -> None:
-    """Serve the HTTP API (OpenAPI docs at /docs) until Ctrl+C.
+    """Serve the HTTP API and the web page (at /; OpenAPI docs at /docs) until Ctrl+C.
 
     Binding to anything but loopback needs an API key (server.api_keys for the default
     tenant, server.tenant_keys for named tenants); clients then send
@@ -34,7 +34,9 @@ def serve_command(state: CliState, host: str | None, port: int | None) -> None:
             "set server.api_keys (e.g. NOTECITE_SERVER__API_KEYS='[\"a-long-secret\"]') "
             "or bind to 127.0.0.1"
         )
-    click.echo(f"notecite API on http://{bind_host}:{bind_port} (docs at /docs)", err=True)
+    click.echo(
+        f"notecite on http://{bind_host}:{bind_port} (web page at /, API docs at /docs)", err=True
+    )
     uvicorn.run(
         create_app(settings),
         host=bind_host,
