@@ -36,9 +36,13 @@ class OllamaEmbedder(RemoteEmbedder):
     def model_id(self) -> str:
         return f"ollama:{self._model}"
 
-    def _request(self, texts: list[str]) -> Vectors:
+    def _request(self, texts: list[str], *, query: bool = False) -> Vectors:
         body = post_json(
-            self._http(), f"{self._base_url}/api/embed", {"model": self._model, "input": texts}
+            self._http(),
+            f"{self._base_url}/api/embed",
+            {"model": self._model, "input": texts},
+            retries=self.query_retries if query else self.retries,
+            timeout_s=self.query_timeout_s if query else None,
         )
         try:
             vectors = np.asarray(body["embeddings"], dtype=np.float32)

@@ -15,12 +15,23 @@ logger = logging.getLogger(__name__)
 RETRY_STATUS = {429, 500, 502, 503, 504}
 
 
-def post_json(client: httpx.Client, url: str, payload: dict[str, Any], *, retries: int = 3) -> Any:
-    """POST ``payload``; retry 429/5xx and connection errors with backoff; return the JSON."""
+def post_json(
+    client: httpx.Client,
+    url: str,
+    payload: dict[str, Any],
+    *,
+    retries: int = 3,
+    timeout_s: float | None = None,
+) -> Any:
+    """POST ``payload``; retry 429/5xx and connection errors with backoff; return the JSON.
+
+    ``timeout_s`` overrides the client's timeout for this call.
+    """
     delay = 0.5
+    timeout: Any = timeout_s if timeout_s is not None else httpx.USE_CLIENT_DEFAULT
     for attempt in range(retries + 1):
         try:
-            response = client.post(url, json=payload)
+            response = client.post(url, json=payload, timeout=timeout)
         except httpx.HTTPError as exc:
             if attempt == retries:
                 raise EmbeddingError(f"embedding server at {url} unreachable: {exc}") from exc

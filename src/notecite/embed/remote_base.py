@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 
@@ -9,10 +10,26 @@ import httpx
 import numpy as np
 
 from notecite.embed.base import Vectors, approx_token_count, normalise
+from notecite.errors import EmbeddingError
+
+# A question waits on its query embedding, and retrieval falls back to keywords without it:
+# one attempt, a short timeout, and after a failure no new attempt for a while.
+QUERY_RETRIES = 0
+QUERY_TIMEOUT_S = 10.0
+QUERY_COOLDOWN_S = 30.0
 
 
 class RemoteEmbedder(ABC):
-    """An embedder behind an HTTP API; subclasses send one batch in ``_request``."""
+    """An embedder behind an HTTP API; subclasses send one batch in ``_request``.
+
+    Documents (indexing) get ``retries`` retries with backoff and the configured timeout. A
+    query gets ``query_retries`` and at most ``query_timeout_s``; once a query embedding has
+    failed, queries fail at once for ``QUERY_COOLDOWN_S`` seconds, so that a down server
+    costs each question nothing while search goes keyword-only.
+    """
+
+    retries = 3
+    query_retries = QUERY_RETRIES
 
     def __init__(
         self,
@@ -33,6 +50,12 @@ class RemoteEmbedder(ABC):
         self._max_tokens = max_tokens
         self._headers = headers or {}
         self._client: httpx.Client | None = None
+        self._query_failed_at: float | None = None
+
+    @property
+    def query_timeout_s(self) -> float:
+        """The timeout of one query embedding."""
+        return min(self._timeout_s, QUERY_TIMEOUT_S)
 
     @property
     def dimensions(self) -> int:
@@ -59,8 +82,9 @@ class RemoteEmbedder(ABC):
         return self._client
 
     @abstractmethod
-    def _request(self, texts: list[str]) -> Vectors:
-        """Embed one batch; raise EmbeddingError on any failure."""
+    def _request(self, texts: list[str], *, query: bool = False) -> Vectors:
+        """Embed one batch (``query``: with the query retries and timeout); raise
+        EmbeddingError on any failure."""
 
     def embed_documents(self, texts: Sequence[str]) -> Vectors:
         if not texts:
@@ -75,5 +99,20 @@ class RemoteEmbedder(ABC):
         return normalise(vectors)
 
     def embed_query(self, text: str) -> Vectors:
-        vector: Vectors = self.embed_documents([text])[0]
+        failed_at = self._query_failed_at
+        if failed_at is not None and time.monotonic() - failed_at < QUERY_COOLDOWN_S:
+            raise EmbeddingError(
+                f"the embedding server at {self._base_url} failed "
+                f"{time.monotonic() - failed_at:.0f} s ago; not retried for "
+                f"{QUERY_COOLDOWN_S:.0f} s"
+            )
+        try:
+            vectors = self._request([text], query=True)
+        except EmbeddingError:
+            self._query_failed_at = time.monotonic()
+            raise
+        self._query_failed_at = None
+        if self._dimensions is None:
+            self._dimensions = int(vectors.shape[1])
+        vector: Vectors = normalise(vectors)[0]
         return vector

@@ -1,0 +1,222 @@
+"""Provider faults end to end: the LLM or embedding server down, slow, garbage or rate-limited.
+
+Both providers are real HTTP servers on 127.0.0.1 speaking the OpenAI wire format (the
+embedding one computes real vectors with the hash embedder), switched into a fault mode per
+test. Whatever fails, the answer comes back within a bounded time, with a clear error and the
+retrieved references; an index run whose embedder fails stops with a clear error, writes no
+half note, and the next run finishes the job. Unit-level fault tests of each provider live in
+tests/generate/test_openai_compat.py, tests/generate/test_ollama.py,
+tests/embed/test_remote_embedders.py and tests/ask/test_failures.py.
+"""
+
+from __future__ import annotations
+
+import socket
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from notecite import Engine
+from notecite.ask_types import AskRequest
+from notecite.embed.hashing import HashEmbedder
+from notecite.embed.openai_compat import OpenAICompatEmbedder
+from notecite.errors import EmbeddingError
+from tests.generate.servers import LoopbackServer, chat_completion, hold, send_json
+from tests.helpers import hash_settings, write_files
+from tests.reliability.vaults import snapshot
+
+pytestmark = pytest.mark.reliability
+
+QUESTION = "When is the Apollo launch scheduled?"
+NOTES = {
+    "projects/apollo.md": "# Apollo\n\nThe Apollo launch is scheduled for March 14.\n",
+    "garden.md": "# Garden\n\nTomatoes go in the south bed in May.\n",
+}
+TIMEOUT_S = 0.5
+
+
+@dataclass
+class Faults:
+    """What each fake server does now: "ok", "down" (HTTP 503), "slow", "garbage", "429"."""
+
+    llm: str = "ok"
+    embed: str = "ok"
+
+
+_REFERENCE = HashEmbedder(dimensions=64)
+
+
+def _serve(handler: BaseHTTPRequestHandler, mode: str, good: dict[str, Any]) -> None:
+    if mode == "ok":
+        send_json(handler, good)
+    elif mode == "down":
+        send_json(handler, {"error": {"message": "unavailable"}}, status=503)
+    elif mode == "429":
+        send_json(handler, {"error": {"message": "slow down"}}, status=429)
+    elif mode == "slow":
+        hold(handler)
+    elif mode == "garbage":
+        data = b"<html>\x00not json at all"
+        handler.send_response(200)
+        handler.send_header("Content-Type", "application/json")
+        handler.send_header("Content-Length", str(len(data)))
+        handler.end_headers()
+        handler.wfile.write(data)
+
+
+@pytest.fixture
+def world(tmp_path: Path) -> Iterator[tuple[Faults, Engine]]:
+    faults = Faults()
+
+    def respond(handler: BaseHTTPRequestHandler, body: Any, number: int) -> None:
+        if handler.path.endswith("/embeddings"):
+            vectors = _REFERENCE.embed_documents(list(body["input"]))
+            good = {
+                "object": "list",
+                "data": [
+                    {"object": "embedding", "index": i, "embedding": v.tolist()}
+                    for i, v in enumerate(vectors)
+                ],
+                "model": body["model"],
+            }
+            _serve(handler, faults.embed, good)
+        else:
+            _serve(handler, faults.llm, chat_completion("The launch is on March 14 [N1]."))
+
+    with LoopbackServer(respond) as server:
+        settings = hash_settings(
+            tmp_path / "home",
+            embedder={
+                "name": "openai",
+                "base_url": server.url + "/v1",
+                "model": "e",
+                "timeout_s": TIMEOUT_S,
+            },
+            llm="openai",
+            generation={
+                "base_url": server.url + "/v1",
+                "model": "m",
+                "timeout_s": TIMEOUT_S,
+                "retries": 1,
+            },
+            ask={"folder_ranking": False},
+        )
+        with Engine(settings) as engine:
+            engine.add_vault("v", write_files(tmp_path / "notes", NOTES))
+            engine.index("v")
+            yield faults, engine
+
+
+@pytest.mark.parametrize("mode", ["down", "slow", "garbage", "429"])
+def test_a_failing_llm_still_answers_with_references_in_bounded_time(
+    world: tuple[Faults, Engine], mode: str
+) -> None:
+    faults, engine = world
+    faults.llm = mode
+    started = time.perf_counter()
+    response = engine.ask(AskRequest(question=QUESTION, debug=True))
+    elapsed = time.perf_counter() - started
+
+    assert response.error is not None
+    assert response.error.message
+    assert "projects/apollo.md" in [r.rel_path for r in response.references]
+    # Bounded, but every LLM call of the ask (query rewrites, then the answer) waits its own
+    # attempts: up to 3 calls x 2 attempts x (1 s timeout + back-off) here.
+    assert elapsed < 3 * 2 * (TIMEOUT_S + 1.0) + 3.0
+
+
+@pytest.mark.parametrize("mode", ["down", "slow", "garbage", "429"])
+def test_a_failing_embedder_falls_back_to_keyword_retrieval(
+    world: tuple[Faults, Engine], mode: str
+) -> None:
+    faults, engine = world
+    faults.embed = mode
+    started = time.perf_counter()
+    response = engine.ask(AskRequest(question=QUESTION, debug=True))
+    elapsed = time.perf_counter() - started
+
+    assert response.error is None
+    assert [r.rel_path for r in response.references] == ["projects/apollo.md"]
+    assert response.debug is not None
+    assert any("embedding failed" in n for n in response.debug.notes)
+    # The query embedding makes one attempt and later ones fail at once; the HyDE passage
+    # (retrieve/autorag.py) is embedded as a document, with the 3 retries of indexing:
+    # 4 x 1 s + 3.5 s of back-off at worst.
+    assert elapsed < 4 * TIMEOUT_S + 3.5 + TIMEOUT_S + 2.0
+
+
+def test_both_providers_down_still_return_references(world: tuple[Faults, Engine]) -> None:
+    faults, engine = world
+    faults.llm = faults.embed = "down"
+    response = engine.ask(AskRequest(question=QUESTION))
+    assert response.error is not None
+    assert "projects/apollo.md" in [r.rel_path for r in response.references]
+
+
+def test_an_embedder_failing_mid_index_loses_nothing_and_the_next_run_finishes(
+    world: tuple[Faults, Engine], tmp_path: Path
+) -> None:
+    faults, engine = world
+    before = snapshot(engine.settings.db_path, model_id="openai:e")
+    extra = {
+        f"new/n{i}.md": f"# New {i}\n\nFresh note number {i} about rockets.\n" for i in range(5)
+    }
+    write_files(tmp_path / "notes", extra)
+    faults.embed = "down"
+    with pytest.raises(EmbeddingError, match=r"answered 503"):
+        engine.index("v")
+    during = snapshot(engine.settings.db_path, model_id="openai:e")
+    assert during.notes == before.notes  # nothing half-written
+    assert during.unembedded == 0
+
+    faults.embed = "ok"
+    (report,) = engine.index("v")
+    after = snapshot(engine.settings.db_path, model_id="openai:e")
+    assert report.added == len(extra)
+    assert len(after.notes) == len(NOTES) + len(extra)
+    assert after.unembedded == 0
+
+
+def test_an_unreachable_llm_port_is_a_clear_error(tmp_path: Path) -> None:
+    with socket.socket() as probe:  # a port nobody listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    settings = hash_settings(
+        tmp_path / "home",
+        llm="openai",
+        generation={"base_url": f"http://127.0.0.1:{port}/v1", "model": "m", "retries": 0},
+        ask={"folder_ranking": False},
+    )
+    with Engine(settings) as engine:
+        engine.add_vault("v", write_files(tmp_path / "notes", NOTES))
+        engine.index("v")
+        response = engine.ask(AskRequest(question=QUESTION))
+    assert response.error is not None
+    assert "unreachable" in response.error.message
+    assert "projects/apollo.md" in [r.rel_path for r in response.references]
+
+
+def test_a_down_embedder_is_asked_once_then_queries_fail_at_once() -> None:
+    def respond(handler: BaseHTTPRequestHandler, body: Any, number: int) -> None:
+        send_json(handler, {"error": {"message": "unavailable"}}, status=503)
+
+    with LoopbackServer(respond) as server:
+        embedder = OpenAICompatEmbedder(
+            base_url=server.url + "/v1", model="e", dimensions=None, batch_size=8, timeout_s=5
+        )
+        try:
+            with pytest.raises(EmbeddingError, match="answered 503"):
+                embedder.embed_query("first question")
+            started = time.perf_counter()
+            for _ in range(5):
+                with pytest.raises(EmbeddingError, match="not retried for 30 s"):
+                    embedder.embed_query("another question")
+            assert time.perf_counter() - started < 0.1
+        finally:
+            embedder.close()
+        assert len(server.received) == 1  # one attempt: no retries on the answer path
