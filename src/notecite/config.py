@@ -209,6 +209,9 @@ class ServerSettings(_Section):
     tenant_keys: dict[str, list[SecretStr]] = Field(
         default_factory=dict, description="tenant name -> its API keys"
     )
+    max_request_bytes: int = Field(
+        default=1_000_000, ge=1024, description="larger request bodies are refused (413)"
+    )
     note_uri_template: str = Field(
         default="/view/{vault}/{path}?section={section}",
         min_length=1,

@@ -14,6 +14,7 @@ from fastapi import Depends, FastAPI
 from notecite import __version__
 from notecite.api.errors import install_error_handlers
 from notecite.api.graphql import graphql_router
+from notecite.api.limits import BodyLimit
 from notecite.api.routes import (
     ask,
     chat,
@@ -65,6 +66,7 @@ def create_app(settings: Settings) -> FastAPI:
         lifespan=lifespan,
     )
     install_error_handlers(app)
+    app.add_middleware(BodyLimit, max_bytes=settings.server.max_request_bytes)
     app.include_router(health.router)
     protected = [Depends(require_api_key)]
     for module in (ask, vaults, chat, sessions, templates, notes, openai_compat):
