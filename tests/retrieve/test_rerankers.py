@@ -143,3 +143,57 @@ def test_e5_prefers_the_relevant_passage_and_caches_vectors(tmp_path: Path) -> N
     assert again.warm(passages) == 0
     assert again.score(QUESTION, passages) == pytest.approx([relevant, unrelated], abs=1e-6)
     again.close()
+
+
+def write_counting_cross_encoder(folder: Path, word: str) -> Path:
+    """A real ONNX cross-encoder whose logit counts ``word`` in the passage segment."""
+    import onnx
+    from onnx import TensorProto, helper
+    from tokenizers import Tokenizer, models, pre_tokenizers, processors
+
+    vocab = {"[UNK]": 0, "[CLS]": 1, "[SEP]": 2, word: 3}
+    tokenizer = Tokenizer(models.WordLevel(vocab, unk_token="[UNK]"))
+    tokenizer.pre_tokenizer = pre_tokenizers.Whitespace()
+    tokenizer.post_processor = processors.TemplateProcessing(
+        single="[CLS] $A [SEP]",
+        pair="[CLS] $A [SEP] $B:1 [SEP]:1",
+        special_tokens=[("[CLS]", 1), ("[SEP]", 2)],
+    )
+    folder.mkdir(parents=True, exist_ok=True)
+    tokenizer.save(str(folder / "tokenizer.json"))
+
+    dims = ["batch", "length"]
+    inputs = [
+        helper.make_tensor_value_info(name, TensorProto.INT64, dims)
+        for name in ("input_ids", "attention_mask", "token_type_ids")
+    ]
+    output = helper.make_tensor_value_info("logits", TensorProto.FLOAT, ["batch", 1])
+    nodes = [
+        helper.make_node("Constant", [], ["target"], value=helper.make_tensor("t", 7, [], [3])),
+        helper.make_node("Constant", [], ["axes"], value=helper.make_tensor("a", 7, [1], [1])),
+        helper.make_node("Equal", ["input_ids", "target"], ["hit"]),
+        helper.make_node("Cast", ["hit"], ["hit_f"], to=TensorProto.FLOAT),
+        helper.make_node("Cast", ["attention_mask"], ["mask_f"], to=TensorProto.FLOAT),
+        helper.make_node("Cast", ["token_type_ids"], ["second_f"], to=TensorProto.FLOAT),
+        helper.make_node("Mul", ["hit_f", "mask_f"], ["masked"]),
+        helper.make_node("Mul", ["masked", "second_f"], ["in_passage"]),
+        helper.make_node("ReduceSum", ["in_passage", "axes"], ["logits"], keepdims=1),
+    ]
+    graph = helper.make_graph(nodes, "counting-cross-encoder", inputs, [output])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    onnx.checker.check_model(model)
+    path = folder / "model.onnx"
+    onnx.save(model, str(path))
+    return path
+
+
+def test_an_onnx_cross_encoder_scores_query_passage_pairs(tmp_path: Path) -> None:
+    path = write_counting_cross_encoder(tmp_path / "ce", "moved")
+    reranker = create_reranker("cross-encoder", context(tmp_path, cross_encoder_path=path))
+    assert reranker is not None
+    # the question's own "moved" is in the first segment and does not count
+    scores = reranker.score(
+        "was it moved ?", [Passage("nothing here"), Passage("moved and moved"), Passage("moved")]
+    )
+    assert scores == [0.0, 2.0, 1.0]
