@@ -189,7 +189,8 @@ class ChatSettings(_Section):
 
 
 DEFAULT_TENANT = "default"
-_TENANT_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,99}")
+TENANT_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,99}")
+"""What a tenant name may look like (letters, digits, ``_``, ``.``, ``-``; at most 100)."""
 
 
 class ServerSettings(_Section):
@@ -226,7 +227,7 @@ class ServerSettings(_Section):
     def _check_tenant_keys(self) -> ServerSettings:
         seen: set[str] = set()
         for tenant, key in self.keys_by_tenant():
-            if not _TENANT_NAME.fullmatch(tenant):
+            if not TENANT_NAME.fullmatch(tenant):
                 raise ValueError(
                     f"invalid tenant name {tenant!r}: use letters, digits, '_', '.', '-'"
                 )

@@ -120,8 +120,9 @@ class Engine:
     def for_tenant(self, tenant: str) -> Engine:
         """An Engine over the vaults, notes and sessions of ``tenant`` (created when new).
 
-        It shares this engine's embedder and LLMs, so models load once; closing it closes
-        only its own store. Only the SQLite store serves named tenants so far.
+        It shares this engine's embedder, LLMs and reranker, so models load once; its
+        retrieval caches are its own. Closing it closes only its store and query log. Only
+        the SQLite store serves named tenants so far.
         """
         store = self.store
         if not isinstance(store, SQLiteStore):
@@ -330,6 +331,8 @@ class Engine:
     @property
     def reranker(self) -> Reranker | None:
         """The model reranker of ``retrieval.reranker`` (None for lexical/none), built once."""
+        if self._parent is not None:  # a tenant's engine shares its parent's models
+            return self._parent.reranker
         name = self.settings.retrieval.reranker
         if self._reranker is None or self._reranker.name != name:
             context = RerankerContext(self.settings.retrieval, self.settings.home / "cache")

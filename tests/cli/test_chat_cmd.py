@@ -116,3 +116,25 @@ def test_every_chat_command_has_help(args: tuple[str, ...]) -> None:
     assert "Usage:" in result.output
     text = result.output.split("Options:")[0]
     assert len(text.split("\n\n", 1)[-1].strip()) > 20
+
+
+def test_tenant_option_keeps_vaults_and_sessions_apart(run: Run, tmp_path: Path) -> None:
+    other = tmp_path / "acme-notes"
+    other.mkdir()
+    (other / "zephyr.md").write_text("# Zephyr\n\nThe Zephyr budget is 12000 dollars.\n")
+    run("--tenant", "acme", "index", str(other), "--vault", "notes")  # same vault name
+    acme_vaults = run("--tenant", "acme", "vault", "list").output
+    assert str(other.resolve()) in acme_vaults
+    assert str(other.resolve()) not in run("vault", "list").output
+
+    answer = run("--tenant", "acme", "chat", input="What is the Apollo budget?\n").output
+    assert "40000" not in answer
+    zephyr = run("--tenant", "acme", "chat", input="What is the Zephyr budget?\n").output
+    assert "[N1] notes/zephyr.md" in zephyr
+    assert len(run("--tenant", "acme", "sessions", "list").output.strip().splitlines()) == 2
+    assert "No chat sessions yet" in run("sessions", "list").output
+    sid = session_id_of(zephyr)
+    assert "no chat session" in run("sessions", "show", sid, code=1).stderr
+
+    bad = run("--tenant", "../x", "vault", "list", code=2)
+    assert "--tenant" in bad.output

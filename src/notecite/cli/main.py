@@ -21,7 +21,7 @@ from notecite.cli.state import CliState
 from notecite.cli.store_cmd import store_group
 from notecite.cli.templates_cmd import templates_group
 from notecite.cli.vault_cmd import vault_group
-from notecite.config import load_settings
+from notecite.config import DEFAULT_TENANT, TENANT_NAME, load_settings
 from notecite.errors import NotecitError
 
 
@@ -37,6 +37,12 @@ class _Root(click.Group):
                 raise
             click.echo(f"error: {exc}", err=True)
             ctx.exit(1)
+
+
+def _tenant_name(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    if not TENANT_NAME.fullmatch(value):
+        raise click.BadParameter("use letters, digits, '_', '.', '-' (at most 100)")
+    return value
 
 
 @click.group(cls=_Root)
@@ -55,6 +61,13 @@ class _Root(click.Group):
 @click.option(
     "--llm", help="LLM provider: local (default if installed), openai, ollama, extractive."
 )
+@click.option(
+    "--tenant",
+    default=DEFAULT_TENANT,
+    show_default=True,
+    callback=_tenant_name,
+    help="Work on this tenant's vaults, notes and chat sessions (SQLite store).",
+)
 @click.option("--debug", is_flag=True, help="Log at DEBUG level and show tracebacks.")
 @click.version_option(package_name="notecite")
 @click.pass_context
@@ -64,6 +77,7 @@ def cli(
     home: Path | None,
     embedder: str | None,
     llm: str | None,
+    tenant: str,
     debug: bool,
 ) -> None:
     """notecite: answers from your notes, citing the exact file and section."""
@@ -79,7 +93,7 @@ def cli(
         overrides["embedder"] = {"name": embedder}
     if llm:
         overrides["llm"] = llm
-    state = CliState(debug=debug)
+    state = CliState(debug=debug, tenant=tenant)
     ctx.obj = state
     state.settings = load_settings(config_file, **overrides)
     ctx.call_on_close(state.close)

@@ -1,4 +1,5 @@
-"""What every CLI command shares: the merged settings and a lazily built Engine."""
+"""What every CLI command shares: the merged settings and a lazily built Engine (of the
+tenant chosen with ``--tenant``)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ from dataclasses import dataclass, field
 
 import click
 
-from notecite.config import Settings
+from notecite.config import DEFAULT_TENANT, Settings
 from notecite.engine import Engine
 
 
@@ -16,17 +17,25 @@ class CliState:
 
     debug: bool = False
     settings: Settings = field(default_factory=Settings)
+    tenant: str = DEFAULT_TENANT
     _engine: Engine | None = None
+    _root: Engine | None = None
 
     @property
     def engine(self) -> Engine:
         if self._engine is None:
-            self._engine = Engine(self.settings)
+            self._root = Engine(self.settings)
+            if self.tenant == DEFAULT_TENANT:
+                self._engine = self._root
+            else:
+                self._engine = self._root.for_tenant(self.tenant)
         return self._engine
 
     def close(self) -> None:
-        if self._engine is not None:
+        if self._engine is not None and self._engine is not self._root:
             self._engine.close()
+        if self._root is not None:
+            self._root.close()
 
 
 pass_state = click.make_pass_decorator(CliState)
