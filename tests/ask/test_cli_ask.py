@@ -106,6 +106,17 @@ def test_ask_debug_prints_candidates_and_timings(run: Run) -> None:
     assert "timings ms: embed" in result.stdout
 
 
+def test_ask_auto_rag_always_reports_its_steps(run: Run) -> None:
+    result = run("ask", APOLLO, "--debug", "--llm", "extractive", "--auto-rag", "always")
+    assert "auto-RAG (always): hyde skipped 0 ms, rewrite skipped 0 ms, second_pass ok" in (
+        result.stdout
+    )
+    off = run("ask", APOLLO, "--json", "--debug", "--llm", "extractive", "--auto-rag", "off")
+    debug = AskResponse.model_validate_json(off.stdout).debug
+    assert debug is not None
+    assert (debug.auto_rag.mode, debug.auto_rag.triggered) == ("off", False)
+
+
 def test_ask_an_unknown_vault_exits_with_the_known_ones(run: Run) -> None:
     result = run("ask", APOLLO, "--vault", "nope", code=1)
     assert "unknown vault 'nope'; known vaults: v1, v2" in result.output

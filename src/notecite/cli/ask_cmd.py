@@ -42,6 +42,13 @@ def print_references(response: AskResponse) -> None:
     show_default=True,
     help="How the model cites its sources.",
 )
+@click.option(
+    "--auto-rag",
+    type=click.Choice(["off", "auto", "always"]),
+    help="HyDE + rewrite + second pass: on weak retrieval (auto), always, or off "
+    "(default: ask.auto_rag).",
+)
+@click.option("--multi-query", is_flag=True, default=None, help="Auto-RAG searches rewrites.")
 @pass_state
 def ask_command(
     state: CliState,
@@ -54,6 +61,8 @@ def ask_command(
     as_json: bool,
     llm: str | None,
     citation_style: str,
+    auto_rag: str | None,
+    multi_query: bool | None,
 ) -> None:
     """Answer QUESTION from your notes, citing the file and section of each fact."""
     try:
@@ -67,6 +76,8 @@ def ask_command(
                 "debug": show_debug,
                 "citation_style": citation_style,
                 "llm": llm,
+                "auto_rag": auto_rag,
+                "multi_query": multi_query,
             }
         )
     except ValueError as exc:
@@ -107,3 +118,10 @@ def ask_command(
             f"timings ms: embed {t.embed:.0f}, retrieve {t.retrieve:.0f}, rerank {t.rerank:.0f}, "
             f"generate {t.generate:.0f}, total {t.total:.0f}"
         )
+        auto = response.debug.auto_rag
+        if auto.triggered:
+            steps = ", ".join(f"{s.name} {s.status} {s.ms:.0f} ms" for s in auto.steps)
+            click.echo(
+                f"auto-RAG ({auto.reason}): {steps}; winner {auto.winner} "
+                f"({auto.base_strength:.3f} base, {auto.auto_strength:.3f} auto)"
+            )
