@@ -3,9 +3,12 @@ uvicorn server on 127.0.0.1 (and in-process for the error cases)."""
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
+from typing import Any
 
 import httpx
 import openai
@@ -13,8 +16,10 @@ import pytest
 
 from notecite import Settings, load_settings
 from notecite.api import create_app
-from tests.api.helpers import assert_error
+from tests.api.helpers import add_and_index, assert_error, running
+from tests.api.test_chat import scripted_settings
 from tests.api.test_socket import serving
+from tests.generate.servers import LoopbackServer, hold
 from tests.helpers import write_files
 
 BETA_NOTES = {"zephyr.md": "# Zephyr\n\n## Budget\n\nThe Zephyr budget is 12000 dollars.\n"}
@@ -158,3 +163,25 @@ async def test_bad_completions_are_json_errors(client: httpx.AsyncClient) -> Non
         "/v1/chat/completions", content=b"{", headers={"Content-Type": "application/json"}
     )
     assert_error(bad_json, 422, "ValidationError")
+
+
+@pytest.mark.anyio
+async def test_an_llm_timeout_is_a_504_with_the_sources(tmp_path: Path, notes_dir: Path) -> None:
+    def respond(handler: BaseHTTPRequestHandler, body: Any, number: int) -> None:
+        hold(handler)
+
+    question = {"model": "notecite", "messages": [{"role": "user", "content": "Apollo budget?"}]}
+    with LoopbackServer(respond) as server:
+        async with running(scripted_settings(tmp_path / "home", server)) as client:
+            await add_and_index(client, "notes", notes_dir)
+            response = await client.post("/v1/chat/completions", json=question)
+            streamed = await client.post("/v1/chat/completions", json={**question, "stream": True})
+            assert (await client.get("/sessions")).json()["sessions"] == []
+    assert response.status_code == 504
+    assert response.json()["error"]["type"] == "LLMTimeoutError"
+    assert response.json()["citations"][0]["noteId"] == "notes/projects/apollo.md"
+    events = [line[6:] for line in streamed.text.splitlines() if line.startswith("data: ")]
+    assert events[-1] == "[DONE]"
+    failed = json.loads(events[-2])
+    assert failed["error"]["type"] == "LLMTimeoutError"
+    assert failed["citations"]

@@ -74,10 +74,11 @@ def chat_completions(body: CompletionRequest, services: ServicesDep) -> Response
             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
         )
     response = turn.run(None)
-    if response.error is not None:
+    if response.error is not None:  # the error, with the sources that were retrieved
         message = response.error.message
-        body_ = error_body(failure_type(message), message)
-        return JSONResponse(body_, status_code=llm_failure_status(message))
+        failed = error_body(failure_type(message), message)
+        failed["citations"] = [c.model_dump(mode="json", by_alias=True) for c in response.citations]
+        return JSONResponse(failed, status_code=llm_failure_status(message))
     completion = Completion(
         id=turn.id,
         created=turn.created,
@@ -193,7 +194,8 @@ async def _chunks(turn: _Turn) -> AsyncIterator[str]:
 
     Deltas are the model's text as it is written; the last chunk adds the sources list,
     ``citations`` and ``notecite`` (the answer after citation validation, and the meta).
-    A failure is one ``{"error": ...}`` event, as OpenAI streams send it.
+    A failure is one ``{"error": ...}`` event, as OpenAI streams send it (an LLM failure
+    adds the retrieved sources as ``citations``).
     """
     yield _chunk(turn, {"role": "assistant", "content": ""})
     async for kind, item in relay(turn.run):
@@ -203,7 +205,11 @@ async def _chunks(turn: _Turn) -> AsyncIterator[str]:
             assert isinstance(item, ChatResponse)
             if item.error is not None:
                 message = item.error.message
-                yield f"data: {json.dumps(error_body(failure_type(message), message))}\n\n"
+                failed = error_body(failure_type(message), message)
+                failed["citations"] = [
+                    c.model_dump(mode="json", by_alias=True) for c in item.citations
+                ]
+                yield f"data: {json.dumps(failed)}\n\n"
                 break
             citations = [c.model_dump(mode="json", by_alias=True) for c in item.citations]
             yield _chunk(
