@@ -127,8 +127,12 @@ def test_cli_json(tmp_path: Path) -> None:
 
 def test_beir_full_pipeline_runs_the_ask_retrieval(tmp_path: Path, settings: Settings) -> None:
     folder = write_fixture(tmp_path / "tiny")
-    settings = settings.model_copy(update={"llm": "extractive"})
+    ask = settings.ask.model_copy(update={"auto_rag": "always"})
+    settings = settings.model_copy(update={"llm": "extractive", "ask": ask})
     full, bm25 = run_beir(settings, folder, "test", ["full", "bm25"])
     assert (full.pipeline, full.queries) == ("full", 3)
+    assert full.auto_rag_runs == 3  # always: once per query
+    assert 0 <= full.auto_rag_wins <= 3
+    assert bm25.auto_rag_runs == 0
     assert 0.0 <= full.ndcg_10 <= 1.0
     assert full.recall_100 >= bm25.recall_100  # dense + BM25 candidates cover BM25's

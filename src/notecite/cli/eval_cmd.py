@@ -65,6 +65,8 @@ def eval_beir(
             f"{r.pipeline:<15}{r.ndcg_10:>9.4f}{r.recall_100:>8.4f}{r.mrr_10:>8.4f}"
             f"{r.latency_p50_ms:>9.1f}{r.latency_p95_ms:>9.1f}"
         )
+        if r.pipeline == "full":
+            click.echo(f"  auto-RAG ran for {r.auto_rag_runs} queries, kept for {r.auto_rag_wins}")
 
 
 @eval_group.command("qa")

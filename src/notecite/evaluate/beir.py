@@ -10,7 +10,7 @@ from statistics import median
 
 import numpy as np
 
-from notecite.ask_types import AskRequest
+from notecite.ask_types import AskRequest, DebugInfo
 from notecite.config import Settings
 from notecite.engine import Engine
 from notecite.evaluate.beir_data import load_beir, write_vault
@@ -45,6 +45,8 @@ class PipelineResult:
     latency_p50_ms: float
     latency_p95_ms: float
     queries: int
+    auto_rag_runs: int = 0
+    auto_rag_wins: int = 0
 
 
 def eval_settings(settings: Settings, dataset: str) -> Settings:
@@ -86,8 +88,9 @@ def run_beir(
             strategy, reranker = PIPELINES[name]
             options = replace(engine.retrieval_options(strategy), reranker=reranker)
             search: Callable[[str], Retrieval]
+            tally = AutoRagTally()
             if name == "full":
-                search = _full_search(engine, vault.name, llm)
+                search = _full_search(engine, vault.name, llm, tally)
             else:
                 retriever = Retriever(engine.store, engine.embedder.model_id, options)
 
@@ -124,6 +127,8 @@ def run_beir(
                     latency_p50_ms=median(latencies),
                     latency_p95_ms=float(np.percentile(latencies, 95)),
                     queries=len(queries),
+                    auto_rag_runs=tally.runs,
+                    auto_rag_wins=tally.wins,
                 )
             )
             progress(f"{name}: nDCG@10 {scores['ndcg@10']:.4f}")
@@ -134,7 +139,17 @@ def _ranked(candidates: Sequence[Candidate]) -> list[Candidate]:
     return sorted(candidates, key=lambda c: (-c.final, c.rowid))
 
 
-def _full_search(engine: Engine, vault: str, llm: str | None) -> Callable[[str], Retrieval]:
+@dataclass
+class AutoRagTally:
+    """How often auto-RAG ran in the full pipeline, and how often its result was kept."""
+
+    runs: int = 0
+    wins: int = 0
+
+
+def _full_search(
+    engine: Engine, vault: str, llm: str | None, tally: AutoRagTally
+) -> Callable[[str], Retrieval]:
     """The ask pipeline's retrieval over one vault, as deep as the other pipelines."""
     ask = engine.settings.ask.model_copy(
         update={"hits_per_scope": CHUNKS_PER_QUERY, "folder_ranking": False}
@@ -153,6 +168,10 @@ def _full_search(engine: Engine, vault: str, llm: str | None) -> Callable[[str],
     )
 
     def search(text: str) -> Retrieval:
-        return pipeline.retrieve(AskRequest(question=text, vaults=[vault]))[0]
+        debug = DebugInfo()
+        retrieval = pipeline.retrieve(AskRequest(question=text, vaults=[vault]), debug)[0]
+        tally.runs += debug.auto_rag.triggered
+        tally.wins += debug.auto_rag.winner == "auto"
+        return retrieval
 
     return search
