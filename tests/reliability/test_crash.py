@@ -144,6 +144,7 @@ def test_kill_9_at_random_points_loses_nothing(tmp_path: Path) -> None:
         assert finished.returncode == 0, finished.stderr
         final, clean = snapshot(db), snapshot(ref_settings.db_path)
 
+    print(f"kill -9: {kills} of {ROUNDS} runs killed; notes in the index after each: {progress}")
     assert kills >= ROUNDS // 2, f"only {kills} of {ROUNDS} runs were killed mid-way"
     assert 0 < min(p for p in progress if p) < NOTES, f"kills never landed mid-run: {progress}"
     assert final.integrity == "ok"
