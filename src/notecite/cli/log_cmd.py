@@ -16,7 +16,13 @@ def log_group() -> None:
 
 
 @log_group.command("list")
-@click.option("--limit", type=click.IntRange(1, 10_000), default=20, show_default=True)
+@click.option(
+    "--limit",
+    type=click.IntRange(1, 10_000),
+    default=20,
+    show_default=True,
+    help="How many entries to show.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @pass_state
 def list_command(state: CliState, limit: int, as_json: bool) -> None:
