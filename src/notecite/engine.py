@@ -18,14 +18,13 @@ from notecite.errors import ConfigError, EmbedderMismatchError, EmbeddingError, 
 from notecite.generate.base import LLM
 from notecite.generate.registry import create_llm
 from notecite.ingest.indexer import ProgressCallback, VaultIndexer
-from notecite.ingest.lock import index_locks, lock_dir
 from notecite.pipeline import AskPipeline, TokenCallback
 from notecite.retrieve.cache import RetrievalCaches
 from notecite.retrieve.fusion import FusionWeights
 from notecite.retrieve.hybrid import HybridWeights, hybrid_search
 from notecite.retrieve.rerankers import Reranker, RerankerContext, create_reranker
 from notecite.retrieve.retriever import RetrievalOptions
-from notecite.store.base import Store, bulk_load
+from notecite.store.base import Store, bulk_load, index_lock
 from notecite.store.postgres import create_session_store as create_postgres_session_store
 from notecite.store.postgres import create_store as create_postgres_store
 from notecite.store.sqlite import SQLiteStore
@@ -198,20 +197,15 @@ class Engine:
         """Index one vault, or every vault; ``rebuild`` drops the whole index first.
 
         Raises:
-            IndexBusyError: another run indexes one of the vaults (SQLite store), and
-                did not finish within ``index.lock_wait_s``.
+            IndexBusyError: another run indexes one of the vaults, and did not finish
+                within ``index.lock_wait_s``.
         """
         targets = [self.vault(vault)] if vault else self.vaults()
         locked = self.vaults() if rebuild else targets
-        store = self.store
-        if isinstance(store, SQLiteStore):
-            with index_locks(
-                lock_dir(store.path),
-                [(v.id, v.name) for v in locked],
-                self.settings.index.lock_wait_s,
-            ):
-                return self._index(targets, progress, rebuild)
-        return self._index(targets, progress, rebuild)
+        with index_lock(
+            self.store, [(v.id, v.name) for v in locked], self.settings.index.lock_wait_s
+        ):
+            return self._index(targets, progress, rebuild)
 
     def _index(
         self, targets: list[Vault], progress: ProgressCallback | None, rebuild: bool

@@ -1,5 +1,5 @@
-"""The PostgreSQL fixtures of tests/store/postgres, for the tenant-isolation property test."""
+"""The PostgreSQL fixtures of tests/store/postgres, for the PostgreSQL reliability tests."""
 
-from tests.store.postgres.conftest import pg_cluster
+from tests.store.postgres.conftest import pg_cluster, pg_database, pg_url
 
-__all__ = ["pg_cluster"]
+__all__ = ["pg_cluster", "pg_database", "pg_url"]

@@ -16,8 +16,9 @@ import pytest
 
 from notecite import Engine
 from notecite.chat import ChatRequest
-from notecite.ingest.lock import index_locks, lock_dir
+from notecite.errors import IndexBusyError
 from notecite.store.sqlite.connection import open_index
+from notecite.store.sqlite.lock import index_locks, lock_dir
 from tests.helpers import hash_settings
 from tests.reliability.vaults import (
     ChunkRow,
@@ -235,7 +236,7 @@ def test_concurrent_chat_writers_lose_no_message(tmp_path: Path) -> None:
 def test_first_opens_of_a_new_index_race_safely(tmp_path: Path) -> None:
     """Two processes starting on a fresh home (``serve`` and ``index``) both migrate it."""
     failures: list[BaseException] = []
-    for trial in range(10):
+    for trial in range(30):
         db = tmp_path / f"trial{trial}" / "notecite.db"
         barrier = threading.Barrier(4)
 
@@ -252,3 +253,37 @@ def test_first_opens_of_a_new_index_race_safely(tmp_path: Path) -> None:
         for thread in openers:
             thread.join()
     assert not failures, failures[:2]
+
+
+@pytest.mark.postgres
+def test_a_second_indexer_on_postgres_stops_with_the_holders_pid(
+    pg_url: str, tmp_path: Path
+) -> None:
+    vault = tmp_path / "vault"
+    write_vault(vault, 20, seed=7)
+    settings = hash_settings(
+        tmp_path / "home",
+        store={"backend": "postgres", "url": pg_url},
+        index={"lock_wait_s": 0.2},
+    )
+    inside, release = threading.Event(), threading.Event()
+
+    def progress(done: int, total: int, rel_path: str) -> None:
+        if done == 5:
+            inside.set()
+            release.wait(60)
+
+    with Engine(settings) as first, Engine(settings) as second:
+        first.add_vault("v", vault)
+        thread = threading.Thread(target=lambda: first.index("v", progress=progress))
+        thread.start()
+        try:
+            assert inside.wait(30)
+            with pytest.raises(IndexBusyError, match=rf"vault 'v' \(pid {os.getpid()}\)"):
+                second.index("v")
+        finally:
+            release.set()
+            thread.join()
+        (report,) = second.index("v")  # the first run is over: its lock went with it
+
+    assert report.unchanged == 20

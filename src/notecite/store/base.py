@@ -153,6 +153,28 @@ class BulkLoadable(Protocol):
     def bulk_load(self) -> AbstractContextManager[None]: ...
 
 
+@runtime_checkable
+class IndexLockable(Protocol):
+    """A store that can keep two index runs off one vault.
+
+    ``index_lock(vaults, wait_s)`` is a context manager holding the index lock of each
+    ``(vault id, name)``; taking one that another run (of any process) holds waits up to
+    ``wait_s`` seconds, then raises :class:`~notecite.errors.IndexBusyError` naming the
+    holder. A lock never outlives its holder's process.
+    """
+
+    def index_lock(
+        self, vaults: Sequence[tuple[int, str]], wait_s: float
+    ) -> AbstractContextManager[None]: ...
+
+
+def index_lock(
+    store: Store, vaults: Sequence[tuple[int, str]], wait_s: float
+) -> AbstractContextManager[None]:
+    """``store.index_lock(...)`` where the store has one, else a context that does nothing."""
+    return store.index_lock(vaults, wait_s) if isinstance(store, IndexLockable) else nullcontext()
+
+
 def bulk_load(store: Store) -> AbstractContextManager[None]:
     """``store.bulk_load()`` where the store has one, else a context that does nothing."""
     return store.bulk_load() if isinstance(store, BulkLoadable) else nullcontext()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -15,6 +15,7 @@ from notecite.embed.base import Vectors
 from notecite.errors import VaultError
 from notecite.store.base import NoteState, StoredChunk
 from notecite.store.postgres.connection import Connection, TenantConnections, describe_url
+from notecite.store.postgres.lock import advisory_index_locks
 from notecite.store.postgres.search import (
     approximate_query,
     exact_query,
@@ -349,6 +350,12 @@ class PostgresStore:
         # Two writers take turns; the second finds the index there (IF NOT EXISTS).
         conn.execute("SELECT pg_advisory_xact_lock(%s)", (_INDEX_LOCK,))
         conn.execute(hnsw_index_sql(model_id, dims))
+
+    def index_lock(
+        self, vaults: Sequence[tuple[int, str]], wait_s: float
+    ) -> AbstractContextManager[None]:
+        """A session advisory lock per vault (see :mod:`.lock`)."""
+        return advisory_index_locks(self._connections.url, vaults, wait_s)
 
     @contextmanager
     def bulk_load(self) -> Iterator[None]:

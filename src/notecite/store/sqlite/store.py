@@ -8,7 +8,7 @@ import re
 import sqlite3
 import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -18,6 +18,7 @@ from notecite.embed.base import Vectors
 from notecite.errors import StoreError, VaultError
 from notecite.store.base import NoteState, StoredChunk
 from notecite.store.sqlite.connection import open_index
+from notecite.store.sqlite.lock import index_locks, lock_dir
 from notecite.store.sqlite.vectors import VectorMatrix, folder_matches
 from notecite.types import (
     Chunk,
@@ -158,6 +159,12 @@ class SQLiteStore:
             except BaseException:
                 conn.execute("ROLLBACK")
                 raise
+
+    def index_lock(
+        self, vaults: Sequence[tuple[int, str]], wait_s: float
+    ) -> AbstractContextManager[None]:
+        """An ``flock`` per vault beside the index file (see :mod:`.lock`)."""
+        return index_locks(lock_dir(self.path), vaults, wait_s)
 
     def close(self) -> None:
         with self._lock:
