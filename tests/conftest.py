@@ -10,6 +10,9 @@ import pytest
 
 from notecite import Engine, Settings
 from tests.helpers import SHARED_DATA, MakeVault, hash_settings, write_files
+from tests.postgres_server import pg_cluster, pg_database, pg_url, pytest_runtest_makereport
+
+__all__ = ["pg_cluster", "pg_database", "pg_url", "pytest_runtest_makereport"]
 
 
 @pytest.fixture(scope="session")

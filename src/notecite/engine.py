@@ -24,7 +24,7 @@ from notecite.retrieve.fusion import FusionWeights
 from notecite.retrieve.hybrid import HybridWeights, hybrid_search
 from notecite.retrieve.rerankers import Reranker, RerankerContext, create_reranker
 from notecite.retrieve.retriever import RetrievalOptions
-from notecite.store.base import Store, bulk_load, index_lock
+from notecite.store.base import Store, TenantStores, bulk_load, index_lock
 from notecite.store.postgres import create_session_store as create_postgres_session_store
 from notecite.store.postgres import create_store as create_postgres_store
 from notecite.store.sqlite import SQLiteStore
@@ -120,16 +120,15 @@ class Engine:
         """An Engine over the vaults, notes and sessions of ``tenant`` (created when new).
 
         It shares this engine's embedder, LLMs and reranker, so models load once; its
-        retrieval caches are its own. Closing it closes only its store and query log. Only
-        the SQLite store serves named tenants so far.
+        retrieval caches are its own. Closing it closes only its store and query log. The
+        SQLite and the PostgreSQL stores serve named tenants.
         """
         store = self.store
-        if not isinstance(store, SQLiteStore):
+        if not isinstance(store, TenantStores):
             raise ConfigError(
-                f"tenant {tenant!r}: tenants other than {DEFAULT_TENANT!r} need the SQLite "
-                "store for now"
+                f"tenant {tenant!r}: this store serves only the tenant {DEFAULT_TENANT!r}"
             )
-        tenant_store = SQLiteStore(store.path, tenant_id=store.tenant_id_of(tenant))
+        tenant_store = store.for_tenant(tenant)
         child = Engine(self.settings, store=tenant_store, embedder=self.embedder)
         child.tenant = tenant
         child._parent = self

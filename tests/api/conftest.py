@@ -25,6 +25,15 @@ def api_settings(tmp_path: Path) -> Settings:
     return load_settings(home=tmp_path / "home", embedder={"name": "hash"}, llm="extractive")
 
 
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def store_settings(request: pytest.FixtureRequest) -> dict[str, str]:
+    """``store`` settings of a test that runs on both stores: SQLite (the default), then a
+    fresh PostgreSQL database of the session's server."""
+    if request.param == "postgres":
+        return {"backend": "postgres", "url": request.getfixturevalue("pg_url")}
+    return {}
+
+
 @pytest.fixture
 def notes_dir(tmp_path: Path) -> Path:
     """The test vault, written to disk."""

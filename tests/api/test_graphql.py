@@ -133,11 +133,14 @@ async def test_errors_are_reported_not_raised(indexed: httpx.AsyncClient) -> Non
     assert (await gql(indexed, "{ sessions { id } }"))["data"]["sessions"] == []
 
 
-async def test_graphql_serves_only_the_keys_tenant(tmp_path: Path, notes_dir: Path) -> None:
+async def test_graphql_serves_only_the_keys_tenant(
+    tmp_path: Path, notes_dir: Path, store_settings: dict[str, str]
+) -> None:
     settings = load_settings(
         home=tmp_path / "home",
         embedder={"name": "hash"},
         llm="extractive",
+        store=store_settings,
         server={"api_keys": ["alpha-key"], "tenant_keys": {"beta": ["beta-key"]}},
     )
     alpha = {"Authorization": "Bearer alpha-key"}

@@ -4,6 +4,7 @@ Tenant ``default`` holds the test vault (Apollo, Hermes, garden); tenant ``beta`
 vault of the same name with other notes (Zephyr). Neither may read or change the other's
 vaults, index, notes (note files, folders, search, ask, chat) or sessions. The
 OpenAI-compatible routes and GraphQL are tried with two tenants in their own test modules.
+Every test here runs on the SQLite and on the PostgreSQL store.
 """
 
 from __future__ import annotations
@@ -33,11 +34,13 @@ UNKNOWN_SESSION = "00000000-0000-4000-8000-000000000000"
 
 
 @pytest.fixture
-def tenant_settings(tmp_path: Path) -> Settings:
+def tenant_settings(store_settings: dict[str, str], tmp_path: Path) -> Settings:
+    """Keys of the two tenants, on the SQLite store, then on a fresh PostgreSQL database."""
     return load_settings(
         home=tmp_path / "home",
         embedder={"name": "hash"},
         llm="extractive",
+        store=store_settings,
         server={"api_keys": ["alpha-key"], "tenant_keys": {"beta": ["beta-key"]}},
     )
 

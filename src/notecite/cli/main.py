@@ -66,7 +66,7 @@ def _tenant_name(ctx: click.Context, param: click.Parameter, value: str) -> str:
     default=DEFAULT_TENANT,
     show_default=True,
     callback=_tenant_name,
-    help="Work on this tenant's vaults, notes and chat sessions (SQLite store).",
+    help="Work on this tenant's vaults, notes and chat sessions.",
 )
 @click.option("--debug", is_flag=True, help="Log at DEBUG level and show tracebacks.")
 @click.version_option(package_name="notecite")

@@ -168,6 +168,17 @@ class IndexLockable(Protocol):
     ) -> AbstractContextManager[None]: ...
 
 
+@runtime_checkable
+class TenantStores(Protocol):
+    """A store that serves named tenants of the same index.
+
+    ``for_tenant(name)`` is a new store, opened on first use, over the vaults, notes and
+    vectors of the tenant called ``name`` (created when new); the caller closes it.
+    """
+
+    def for_tenant(self, name: str) -> Store: ...
+
+
 def index_lock(
     store: Store, vaults: Sequence[tuple[int, str]], wait_s: float
 ) -> AbstractContextManager[None]:

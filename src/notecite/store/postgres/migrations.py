@@ -160,7 +160,64 @@ CREATE TABLE chat_messages (
 CREATE INDEX chat_messages_session ON chat_messages (tenant_id, session_id, id);
 """ + "".join(_row_security(t) for t in _CHAT_TABLES)
 
-MIGRATIONS: tuple[tuple[int, str], ...] = ((1, _SCHEMA), (2, _CHAT))
+# Named tenants. Mapping a name to its id must read every tenant's row, which row-level
+# security (forced on the owner too) hides. ``notecite_tenant_id(name)`` runs as the tables'
+# owner (SECURITY DEFINER, pinned search_path) with ``notecite.tenant_registry`` on while it
+# reads and writes; the ``tenant_registry`` policies let a session through on that setting
+# only when its current role is (a member of) the owner, so a role that merely sets the
+# setting, or one bound by tenant_roles, still sees its own tenant's row alone. Tenants
+# are created under a lock, with the next free id; EXECUTE is the owner's unless granted.
+_NAMED_TENANTS = """
+CREATE FUNCTION notecite_tenant_registry() RETURNS boolean
+    LANGUAGE sql STABLE SET search_path FROM CURRENT
+    AS $$
+        SELECT coalesce(current_setting('notecite.tenant_registry', true), '') = 'on'
+            AND pg_has_role(
+                current_user,
+                (SELECT relowner FROM pg_class WHERE oid = 'tenants'::regclass),
+                'USAGE'
+            )
+    $$;
+CREATE POLICY tenant_registry_read ON tenants FOR SELECT
+    USING ((SELECT notecite_tenant_registry()));
+CREATE POLICY tenant_registry_add ON tenants FOR INSERT
+    WITH CHECK ((SELECT notecite_tenant_registry()));
+CREATE INDEX tenants_name ON tenants (name);
+DO $migration$
+BEGIN
+    EXECUTE format($create$
+        CREATE FUNCTION notecite_tenant_id(tenant_name text) RETURNS bigint
+            LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+            SET search_path = pg_catalog, %I, pg_temp
+            AS $body$
+            DECLARE
+                tenant bigint;
+                registry text := current_setting('notecite.tenant_registry', true);
+            BEGIN
+                IF tenant_name IS NULL OR btrim(tenant_name) = '' THEN
+                    RAISE EXCEPTION 'a tenant needs a name' USING ERRCODE = '22023';
+                END IF;
+                -- "notecit_": two sessions creating tenants take turns
+                PERFORM pg_advisory_xact_lock(7957707045395330143);
+                -- on for these statements only (an error ends the transaction, and the
+                -- setting with it)
+                PERFORM set_config('notecite.tenant_registry', 'on', true);
+                SELECT min(id) INTO tenant FROM tenants WHERE name = tenant_name;
+                IF tenant IS NULL THEN
+                    SELECT coalesce(max(id), 0) + 1 INTO tenant FROM tenants;
+                    INSERT INTO tenants (id, name) VALUES (tenant, tenant_name);
+                END IF;
+                PERFORM set_config('notecite.tenant_registry', coalesce(registry, ''), true);
+                RETURN tenant;
+            END
+            $body$
+    $create$, current_schema());
+END
+$migration$;
+REVOKE ALL ON FUNCTION notecite_tenant_id(text) FROM PUBLIC;
+"""
+
+MIGRATIONS: tuple[tuple[int, str], ...] = ((1, _SCHEMA), (2, _CHAT), (3, _NAMED_TENANTS))
 
 
 def ensure_pgvector(conn: psycopg.Connection[Any]) -> None:

@@ -67,6 +67,7 @@ class PostgresStore:
     ) -> None:
         self.tenant_id = tenant_id
         self.ef_search = ef_search
+        self._pool_size = pool_size
         self._connections = TenantConnections(url, tenant_id, pool_size)
         self._tx = self._connections.transaction
         self._hnsw: set[tuple[str, int]] = set()  # (model, dimensions) known to be indexed
@@ -86,6 +87,29 @@ class PostgresStore:
     def close(self) -> None:
         self._connections.close()
         self._hnsw.clear()
+
+    # -- tenants ----------------------------------------------------------------------------
+
+    def tenant_id_of(self, name: str) -> int:
+        """The id of the tenant called ``name`` in this database, created when it is new.
+
+        It goes through ``notecite_tenant_id`` (migration 3), which may read every tenant's
+        name where this store's own queries see only its tenant's row.
+        """
+        with self._tx() as conn:
+            row = conn.execute("SELECT notecite_tenant_id(%s)", (name,)).fetchone()
+        assert row is not None  # a function call returns one row
+        return int(row[0])
+
+    def for_tenant(self, name: str) -> PostgresStore:
+        """A store of the same database over the tenant called ``name`` (created when new);
+        it opens its own pool on first use."""
+        return PostgresStore(
+            self._connections.url,
+            tenant_id=self.tenant_id_of(name),
+            ef_search=self.ef_search,
+            pool_size=self._pool_size,
+        )
 
     # -- vaults -----------------------------------------------------------------------------
 

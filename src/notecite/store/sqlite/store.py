@@ -135,6 +135,10 @@ class SQLiteStore:
             row = self.conn.execute("SELECT id FROM tenants WHERE name = ?", (name,)).fetchone()
         return int(row[0])
 
+    def for_tenant(self, name: str) -> SQLiteStore:
+        """A store of the same file over the tenant called ``name`` (created when new)."""
+        return SQLiteStore(self.path, tenant_id=self.tenant_id_of(name))
+
     def _own_vault(self, conn: sqlite3.Connection, vault_id: int) -> None:
         """Refuse to touch a vault of another tenant (ids come from callers)."""
         row = conn.execute(
