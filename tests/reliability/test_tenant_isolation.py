@@ -30,8 +30,8 @@ from notecite.store.base import Store
 from notecite.store.sqlite import SQLiteStore
 from notecite.store.sqlite.sessions import SQLiteSessionStore
 from notecite.types import SearchFilter, Vault
+from tests.postgres_server import PgCluster
 from tests.store.contract import make_chunk, make_record
-from tests.store.postgres.conftest import PgCluster
 
 pytestmark = pytest.mark.reliability
 
