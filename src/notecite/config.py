@@ -200,6 +200,11 @@ class ServerSettings(_Section):
     to their keys (``[server.tenant_keys] acme = ["..."]``). A request's key decides the
     tenant whose vaults, notes and sessions it sees. With no key at all, every request is
     the default tenant's (loopback only).
+
+    ``vault_roots`` (default tenant) and ``tenant_vault_roots`` (tenant name -> folders) say
+    where a tenant may add vaults over the API: a vault's folder, symlinks resolved, must lie
+    under one of them. A server with keys refuses API vaults of a tenant with no roots; a
+    keyless loopback server with no roots accepts any folder. The CLI is never restricted.
     """
 
     host: str = "127.0.0.1"
@@ -209,6 +214,13 @@ class ServerSettings(_Section):
     )
     tenant_keys: dict[str, list[SecretStr]] = Field(
         default_factory=dict, description="tenant name -> its API keys"
+    )
+    vault_roots: list[Path] = Field(
+        default_factory=list,
+        description="folders the default tenant may add vaults from over the API",
+    )
+    tenant_vault_roots: dict[str, list[Path]] = Field(
+        default_factory=dict, description="tenant name -> folders it may add vaults from (API)"
     )
     max_request_bytes: int = Field(
         default=1_000_000, ge=1024, description="larger request bodies are refused (413)"
@@ -237,7 +249,35 @@ class ServerSettings(_Section):
             if secret in seen:
                 raise ValueError(f"an API key is given twice (tenant {tenant!r})")
             seen.add(secret)
+        if DEFAULT_TENANT in self.tenant_vault_roots:
+            raise ValueError("the default tenant's vault roots go in server.vault_roots")
+        for tenant, roots in [(DEFAULT_TENANT, self.vault_roots), *self.tenant_vault_roots.items()]:
+            if not TENANT_NAME.fullmatch(tenant):
+                raise ValueError(
+                    f"invalid tenant name {tenant!r} in tenant_vault_roots: use letters, "
+                    "digits, '_', '.', '-'"
+                )
+            for root in roots:
+                if not root.expanduser().is_absolute():
+                    raise ValueError(
+                        f"vault root {str(root)!r} of tenant {tenant!r} is not an absolute path"
+                    )
         return self
+
+    def vault_roots_of(self, tenant: str) -> list[Path] | None:
+        """The folders under which ``tenant`` may add vaults over the API.
+
+        ``None`` means anywhere: a server with no API key (loopback, single user) and no roots
+        configured for the tenant. With keys configured, a tenant with no roots gets ``[]``:
+        no vault may be added over the API.
+        """
+        if tenant == DEFAULT_TENANT:
+            roots = self.vault_roots
+        else:
+            roots = self.tenant_vault_roots.get(tenant, [])
+        if roots:
+            return [root.expanduser() for root in roots]
+        return [] if self.keys_by_tenant() else None
 
     def keys_by_tenant(self) -> list[tuple[str, SecretStr]]:
         """Every configured key with the tenant it belongs to."""
