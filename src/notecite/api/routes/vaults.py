@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from fastapi import APIRouter, Response, status
 
 from notecite.api.errors import ConflictError, NotFoundError
 from notecite.api.schemas import FolderList, IndexJobOut, VaultCreate, VaultList, VaultOut
 from notecite.api.services import Services, ServicesDep
+from notecite.api.vault_roots import allowed_vault_path
 
 router = APIRouter(prefix="/vaults", tags=["vaults"])
 
@@ -26,10 +25,14 @@ def list_vaults(services: ServicesDep) -> VaultList:
 
 @router.post("", status_code=status.HTTP_201_CREATED)
 def add_vault(body: VaultCreate, services: ServicesDep) -> VaultOut:
-    """Register a folder of notes under a name (index it with POST /vaults/{name}/index)."""
+    """Register a folder of notes under a name (index it with POST /vaults/{name}/index).
+
+    The folder must lie under one of the tenant's vault roots (403 otherwise).
+    """
+    path = allowed_vault_path(body.path, services.tenant, services.settings.server)
     if services.engine.store.get_vault(body.name) is not None:
         raise ConflictError(f"a vault named {body.name!r} exists already; pick another name")
-    vault = services.engine.add_vault(body.name, Path(body.path))
+    vault = services.engine.add_vault(body.name, path)
     return VaultOut(name=vault.name, path=str(vault.path))
 
 
@@ -54,8 +57,16 @@ def list_folders(name: str, services: ServicesDep) -> FolderList:
 
 @router.post("/{name}/index", status_code=status.HTTP_202_ACCEPTED)
 def start_index(name: str, services: ServicesDep) -> IndexJobOut:
-    """Start indexing the vault in the background (a run already going on is returned)."""
-    _require(services, name)
+    """Start indexing the vault in the background (a run already going on is returned).
+
+    The vault's folder is checked against the tenant's vault roots again (403 outside them),
+    so a vault registered before the roots were set, or whose folder has since become a
+    symlink leading elsewhere, is not indexed over the API.
+    """
+    vault = services.engine.store.get_vault(name)
+    if vault is None:
+        raise NotFoundError(f"unknown vault {name!r}; list vaults with GET /vaults")
+    allowed_vault_path(vault.path, services.tenant, services.settings.server)
     services.engine.check_embedder()
     job, _ = services.jobs.start(name)
     return job
