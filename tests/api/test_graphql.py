@@ -141,7 +141,11 @@ async def test_graphql_serves_only_the_keys_tenant(
         embedder={"name": "hash"},
         llm="extractive",
         store=store_settings,
-        server={"api_keys": ["alpha-key"], "tenant_keys": {"beta": ["beta-key"]}},
+        server={
+            "api_keys": ["alpha-key"],
+            "tenant_keys": {"beta": ["beta-key"]},
+            "vault_roots": [notes_dir],
+        },
     )
     alpha = {"Authorization": "Bearer alpha-key"}
     beta = {"Authorization": "Bearer beta-key"}

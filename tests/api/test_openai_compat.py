@@ -40,7 +40,12 @@ def keyed_settings(tmp_path: Path) -> Settings:
         home=tmp_path / "home",
         embedder={"name": "hash"},
         llm="extractive",
-        server={"api_keys": ["alpha-key"], "tenant_keys": {"beta": ["beta-key"]}},
+        server={
+            "api_keys": ["alpha-key"],
+            "tenant_keys": {"beta": ["beta-key"]},
+            "vault_roots": [tmp_path / "notes"],
+            "tenant_vault_roots": {"beta": [tmp_path / "beta"]},
+        },
     )
 
 

@@ -41,7 +41,12 @@ def tenant_settings(store_settings: dict[str, str], tmp_path: Path) -> Settings:
         embedder={"name": "hash"},
         llm="extractive",
         store=store_settings,
-        server={"api_keys": ["alpha-key"], "tenant_keys": {"beta": ["beta-key"]}},
+        server={
+            "api_keys": ["alpha-key"],
+            "tenant_keys": {"beta": ["beta-key"]},
+            "vault_roots": [tmp_path / "alpha"],
+            "tenant_vault_roots": {"beta": [tmp_path / "beta"]},
+        },
     )
 
 
