@@ -144,10 +144,9 @@ def test_a_failing_embedder_falls_back_to_keyword_retrieval(
     assert [r.rel_path for r in response.references] == ["projects/apollo.md"]
     assert response.debug is not None
     assert any("embedding failed" in n for n in response.debug.notes)
-    # The query embedding makes one attempt and later ones fail at once; the HyDE passage
-    # (retrieve/autorag.py) is embedded as a document, with the 3 retries of indexing:
-    # 4 x 1 s + 3.5 s of back-off at worst.
-    assert elapsed < 4 * TIMEOUT_S + 3.5 + TIMEOUT_S + 2.0
+    # The query embedding makes one attempt and later ones (the HyDE passage's included)
+    # fail at once: one timeout at worst, plus the LLM calls of auto-RAG and the answer.
+    assert elapsed < TIMEOUT_S + 2.0
 
 
 def test_both_providers_down_still_return_references(world: tuple[Faults, Engine]) -> None:
@@ -220,3 +219,72 @@ def test_a_down_embedder_is_asked_once_then_queries_fail_at_once() -> None:
         finally:
             embedder.close()
         assert len(server.received) == 1  # one attempt: no retries on the answer path
+
+
+HYDE_PASSAGE = "The Apollo launch happens on March 14 at the coast."
+
+
+@pytest.mark.parametrize(
+    ("mode", "ok_first", "embeds", "detail"),
+    [
+        ("down", 0, 1, "not retried for 30 s"),  # the question's own attempt opened the circuit
+        ("slow", 0, 1, "not retried for 30 s"),
+        ("down", 1, 2, "answered 503"),  # the question embedded, then the server went down
+        ("slow", 1, 2, "timed out"),
+    ],
+)
+def test_the_hyde_passage_takes_the_query_path_when_the_embedder_fails(
+    tmp_path: Path, mode: str, ok_first: int, embeds: int, detail: str
+) -> None:
+    """A real generating LLM and a real embedding server on loopback; auto-RAG always on.
+
+    The HyDE passage is embedded with one attempt of at most the query timeout, or none
+    while the query circuit is open: never indexing's 3 retries and 3.5 s of back-off.
+    """
+    state = {"failing": False, "ok_left": 0}
+
+    def respond(handler: BaseHTTPRequestHandler, body: Any, number: int) -> None:
+        if not handler.path.endswith("/embeddings"):
+            send_json(handler, chat_completion(HYDE_PASSAGE))
+            return
+        if state["failing"] and state["ok_left"] == 0:
+            _serve(handler, mode, {})
+            return
+        state["ok_left"] = max(0, state["ok_left"] - 1)
+        vectors = _REFERENCE.embed_documents(list(body["input"]))
+        data = [{"index": i, "embedding": v.tolist()} for i, v in enumerate(vectors)]
+        send_json(handler, {"object": "list", "data": data, "model": body["model"]})
+
+    with LoopbackServer(respond) as server:
+        settings = hash_settings(
+            tmp_path / "home",
+            embedder={
+                "name": "openai",
+                "base_url": server.url + "/v1",
+                "model": "e",
+                "timeout_s": TIMEOUT_S,
+            },
+            llm="openai",
+            generation={"base_url": server.url + "/v1", "model": "m", "retries": 0},
+            ask={"folder_ranking": False, "auto_rag": "always"},
+        )
+        with Engine(settings) as engine:
+            engine.add_vault("v", write_files(tmp_path / "notes", NOTES))
+            engine.index("v")
+            before = len([r for r in server.received if r.path.endswith("/embeddings")])
+            state["failing"], state["ok_left"] = True, ok_first
+            started = time.perf_counter()
+            response = engine.ask(AskRequest(question=QUESTION, debug=True))
+            elapsed = time.perf_counter() - started
+        embedded = [r for r in server.received if r.path.endswith("/embeddings")][before:]
+
+    assert response.debug is not None
+    (hyde,) = [step for step in response.debug.auto_rag.steps if step.name == "hyde"]
+    assert hyde.status == "failed"
+    assert detail in hyde.detail
+    assert len(embedded) == embeds  # the question's (and at most one for HyDE): no retries
+    if ok_first:
+        assert embedded[-1].body["input"] == [HYDE_PASSAGE]
+    assert "projects/apollo.md" in [r.rel_path for r in response.references]
+    # Indexing's path would cost 4 attempts and 3.5 s of back-off for the passage alone.
+    assert elapsed < 2 * TIMEOUT_S + 1.5

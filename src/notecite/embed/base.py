@@ -43,6 +43,31 @@ class Embedder(Protocol):
     def embed_query(self, text: str) -> Vectors: ...
 
 
+@runtime_checkable
+class QueryPathPassages(Protocol):
+    """An embedder whose query path can also embed a passage.
+
+    A passage written while a question waits (auto-RAG's HyDE answer) is a document to the
+    model but is on the question's clock: embedders that reach a server implement this to
+    give it the query's budget (one attempt, the short timeout, the failure cool-down)
+    instead of indexing's retries. Local embedders need not: nothing there waits on a
+    network.
+    """
+
+    def embed_passage_for_query(self, text: str) -> Vectors: ...
+
+
+def embed_passage_for_query(embedder: Embedder, text: str) -> Vectors:
+    """Embed ``text`` as a passage on the query path (see :class:`QueryPathPassages`).
+
+    Embedders without that path embed it with ``embed_documents``.
+    """
+    if isinstance(embedder, QueryPathPassages):
+        return embedder.embed_passage_for_query(text)
+    vector: Vectors = embedder.embed_documents([text])[0]
+    return vector
+
+
 def normalise(vectors: Vectors) -> Vectors:
     """L2-normalise rows; zero rows stay zero."""
     norms = np.linalg.norm(vectors, axis=-1, keepdims=True)

@@ -25,7 +25,8 @@ class RemoteEmbedder(ABC):
     Documents (indexing) get ``retries`` retries with backoff and the configured timeout. A
     query gets ``query_retries`` and at most ``query_timeout_s``; once a query embedding has
     failed, queries fail at once for ``QUERY_COOLDOWN_S`` seconds, so that a down server
-    costs each question nothing while search goes keyword-only.
+    costs each question nothing while search goes keyword-only. A passage embedded while a
+    question waits (HyDE, :meth:`embed_passage_for_query`) takes the query path too.
     """
 
     retries = 3
@@ -99,6 +100,17 @@ class RemoteEmbedder(ABC):
         return normalise(vectors)
 
     def embed_query(self, text: str) -> Vectors:
+        return self._embed_on_query_path(text)
+
+    def embed_passage_for_query(self, text: str) -> Vectors:
+        """Embed a passage written while a question waits (HyDE) with the query's budget.
+
+        These servers embed passages and queries with the same request, so this is the query
+        path: one attempt, at most ``query_timeout_s``, and the failure cool-down.
+        """
+        return self._embed_on_query_path(text)
+
+    def _embed_on_query_path(self, text: str) -> Vectors:
         failed_at = self._query_failed_at
         if failed_at is not None and time.monotonic() - failed_at < QUERY_COOLDOWN_S:
             raise EmbeddingError(

@@ -31,7 +31,7 @@ from typing import Literal, TypeVar
 import numpy as np
 
 from notecite.ask_types import AutoRagDebug, AutoRagMode, AutoRagStep
-from notecite.embed.base import Embedder, Vectors, normalise
+from notecite.embed.base import Embedder, Vectors, embed_passage_for_query, normalise
 from notecite.errors import EmbeddingError, LLMError
 from notecite.generate.base import LLM, ChatMessage, GenerationRequest
 from notecite.retrieve.retriever import Candidate, Retrieval
@@ -277,7 +277,8 @@ class AutoRag:
             passage = _ask_llm(llm, HYDE_PROMPT, question, opts.max_tokens)
             if not passage:
                 return None
-            vector = self._embedder.embed_documents([passage[:2000]])[0]
+            # On the question's clock: the query path's one attempt, not indexing's retries.
+            vector = embed_passage_for_query(self._embedder, passage[:2000])
             if query is not None:
                 vector = np.asarray(query, dtype=np.float32) + vector
             unit: Vectors = normalise(vector.reshape(1, -1))[0]
