@@ -86,7 +86,7 @@ def test_a_missing_model_is_an_llm_error() -> None:
     def respond(h: BaseHTTPRequestHandler, body: Any, n: int) -> None:
         send_json(h, {"error": "model 'llama3.2:1b' not found"}, status=404)
 
-    with LoopbackServer(respond) as server, pytest.raises(LLMError, match="not found"):
+    with LoopbackServer(respond) as server, pytest.raises(LLMError, match="answered 404 Not Found"):
         provider(server).generate(REQUEST)
 
 

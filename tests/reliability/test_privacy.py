@@ -3,6 +3,7 @@ query log that can be turned off and purged."""
 
 from __future__ import annotations
 
+import json
 import logging
 import sqlite3
 from http.server import BaseHTTPRequestHandler
@@ -16,7 +17,8 @@ from notecite import Engine
 from notecite.ask_types import AskRequest
 from notecite.cli.main import cli
 from notecite.config import Settings
-from tests.api.helpers import running
+from notecite.embed.hashing import HashEmbedder
+from tests.api.helpers import running, wait_for_index
 from tests.generate.servers import LoopbackServer, chat_completion, send_json
 from tests.helpers import hash_settings, write_files
 
@@ -208,3 +210,81 @@ def test_each_tenant_sees_and_purges_only_its_own_log(tmp_path: Path) -> None:
         mine.close()
     finally:
         other.close()
+
+
+ECHO_QUESTION = "What is the vault combination? quibblewhisk"
+
+
+@pytest.mark.anyio
+async def test_provider_replies_never_reach_error_messages(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """LLM, embedding server and reranker that echo their request (prompt, note text) in
+    their error replies: the API's errors keep the status and the error code, never the echo,
+    which is logged at DEBUG only."""
+    failing = {"embed": False}
+
+    def respond(handler: BaseHTTPRequestHandler, body: Any, number: int) -> None:
+        echo = json.dumps(body)  # the whole request: prompt, question and note text
+        if handler.path.endswith("/embeddings") and not failing["embed"]:
+            vectors = HashEmbedder(dimensions=64).embed_documents(list(body["input"]))
+            data = [{"index": i, "embedding": v.tolist()} for i, v in enumerate(vectors)]
+            send_json(handler, {"object": "list", "data": data, "model": "e"})
+        elif handler.path.endswith("/embeddings"):
+            send_json(handler, {"error": {"message": f"cannot embed {echo}"}}, status=500)
+        elif handler.path.endswith("/rerank"):
+            send_json(handler, {"error": f"bad documents: {echo}"}, status=400)
+        else:
+            error = {
+                "message": f"too long: {echo}",
+                "type": "invalid_request_error",
+                "code": "context_length_exceeded",
+            }
+            send_json(handler, {"error": error}, status=400)
+
+    caplog.set_level(logging.DEBUG)
+    with LoopbackServer(respond) as server:
+        settings = hash_settings(
+            tmp_path / "home",
+            embedder={"name": "openai", "base_url": server.url + "/v1", "model": "e"},
+            llm="openai",
+            generation={"base_url": server.url + "/v1", "model": "m", "retries": 0},
+            retrieval={"reranker": "cross-encoder", "cross_encoder_url": server.url + "/rerank"},
+            ask={"folder_ranking": False, "auto_rag": "always"},
+        )
+        async with running(settings) as client:
+            created = await client.post(
+                "/vaults", json={"name": "notes", "path": str(_notes(tmp_path / "notes"))}
+            )
+            assert created.status_code == 201, created.text
+            assert (await client.post("/vaults/notes/index")).status_code == 202
+            assert (await wait_for_index(client, "notes"))["state"] == "done"
+            failing["embed"] = True
+            asked = (
+                await client.post("/ask", json={"question": ECHO_QUESTION, "debug": True})
+            ).json()
+            completion = await client.post(
+                "/v1/chat/completions",
+                json={
+                    "model": "notecite",
+                    "messages": [{"role": "user", "content": ECHO_QUESTION}],
+                },
+            )
+        echoed = [r for r in server.received if "zanzibarquux" in json.dumps(r.body)]
+
+    assert {r.path for r in echoed} >= {"/v1/chat/completions", "/rerank"}  # note text was sent
+    debug = asked["debug"]
+    messages = [
+        asked["error"]["message"],
+        *debug["notes"],
+        *(step["detail"] for step in debug["auto_rag"]["steps"]),
+        completion.json()["error"]["message"],  # beside it: the citations, note text and all
+    ]
+    said = "\n".join(messages)
+    assert "answered 400 Bad Request (context_length_exceeded)" in asked["error"]["message"]
+    assert "answered 400 Bad Request" in said  # the reranker's
+    assert "answered 500 Internal Server Error" in said  # the embedding server's
+    for private in ("zanzibarquux", "quibblewhisk", "too long", "bad documents", "cannot embed"):
+        assert private not in said
+        assert private not in _all_logged(caplog, logging.INFO)
+    assert "zanzibarquux" in _all_logged(caplog, logging.DEBUG)  # the body went to DEBUG

@@ -9,6 +9,7 @@ from typing import Any
 import httpx
 
 from notecite.errors import EmbeddingError
+from notecite.provider_replies import failed_reply
 
 logger = logging.getLogger(__name__)
 
@@ -40,8 +41,7 @@ def post_json(
             if response.status_code not in RETRY_STATUS or attempt == retries:
                 if response.status_code >= 400:
                     raise EmbeddingError(
-                        f"embedding server at {url} answered {response.status_code}: "
-                        f"{response.text[:300]}"
+                        failed_reply("embedding server", url, response.status_code, response.text)
                     )
                 try:
                     return response.json()

@@ -10,6 +10,7 @@ from typing import Any
 import httpx
 
 from notecite.errors import LLMError
+from notecite.provider_replies import failed_reply
 
 logger = logging.getLogger(__name__)
 
@@ -45,9 +46,7 @@ def post_with_retries(
                 except ValueError as exc:
                     raise LLMError(f"LLM server at {url} sent invalid JSON") from exc
             if response.status_code not in RETRY_STATUS or attempt == retries:
-                raise LLMError(
-                    f"LLM server at {url} answered {response.status_code}: {response.text[:300]}"
-                )
+                raise LLMError(failed_reply("LLM server", url, response.status_code, response.text))
         logger.warning("LLM request to %s failed; retry %d of %d", url, attempt + 1, retries)
         time.sleep(_backoff(attempt, response))
     raise AssertionError("unreachable")
@@ -70,7 +69,7 @@ def stream_with_retries(
                     return
                 body = response.read().decode("utf-8", "replace")
                 if status not in RETRY_STATUS or attempt == retries:
-                    raise LLMError(f"LLM server at {url} answered {status}: {body[:300]}")
+                    raise LLMError(failed_reply("LLM server", url, status, body))
         except httpx.TimeoutException as exc:
             if started or attempt == retries:
                 raise LLMError(f"LLM server at {url} timed out") from exc

@@ -11,6 +11,7 @@ from notecite.config import GenerationSettings
 from notecite.errors import LLMError
 from notecite.generate.base import GenerationRequest
 from notecite.generate.http import post_with_retries, stream_with_retries
+from notecite.provider_replies import without_body
 
 
 class OllamaLLM:
@@ -80,7 +81,8 @@ class OllamaLLM:
             try:
                 event = json.loads(line)
             except ValueError as exc:
-                raise LLMError(f"bad stream line from Ollama: {line[:200]}") from exc
+                message = f"bad stream line from Ollama at {self._base_url} (logged at DEBUG)"
+                raise LLMError(without_body(message, line)) from exc
             piece = (event.get("message") or {}).get("content")
             if piece:
                 yield str(piece)

@@ -11,6 +11,7 @@ from notecite.config import GenerationSettings
 from notecite.errors import LLMError
 from notecite.generate.base import GenerationRequest
 from notecite.generate.http import post_with_retries, stream_with_retries
+from notecite.provider_replies import without_body
 
 
 class OpenAICompatLLM:
@@ -83,7 +84,8 @@ class OpenAICompatLLM:
             try:
                 delta = json.loads(data)["choices"][0].get("delta", {})
             except (ValueError, KeyError, IndexError, TypeError) as exc:
-                raise LLMError(f"bad stream event from {self._base_url}: {data[:200]}") from exc
+                message = f"bad stream event from {self._base_url} (logged at DEBUG level)"
+                raise LLMError(without_body(message, data)) from exc
             piece = delta.get("content")
             if piece:
                 yield str(piece)

@@ -23,6 +23,7 @@ import httpx
 import numpy as np
 
 from notecite.errors import ConfigError, RerankError
+from notecite.provider_replies import failed_reply
 from notecite.retrieve.rerankers.base import Passage, RerankerContext
 
 logger = logging.getLogger(__name__)
@@ -72,8 +73,7 @@ class RemoteCrossEncoder:
                     raise RerankError(f"rerank endpoint {self._url} sent invalid JSON") from exc
             if response.status_code not in RETRY_STATUS or attempt == self._retries:
                 raise RerankError(
-                    f"rerank endpoint {self._url} answered {response.status_code}: "
-                    f"{response.text[:200]}"
+                    failed_reply("rerank endpoint", self._url, response.status_code, response.text)
                 )
         raise AssertionError("unreachable")
 
