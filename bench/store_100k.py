@@ -332,7 +332,7 @@ def main() -> None:
         with postgres() as server:
             sqlite = SQLiteStore(work / "index.db")
             pg_url = server.url(server.database())
-            pg = PostgresStore(pg_url)
+            pg = PostgresStore(pg_url, ef_search=40)  # as measured; the default is now 200
             try:
                 start = time.perf_counter()
                 load(sqlite, model_id, notes, vectors, work)

@@ -55,7 +55,9 @@ class StoreSettings(_Section):
     backend: Literal["sqlite", "postgres"] = "sqlite"
     path: Path | None = Field(default=None, description="the SQLite file (sqlite backend)")
     url: SecretStr | None = Field(default=None, description="postgresql://... (postgres backend)")
-    hnsw_ef_search: int = Field(default=40, ge=1, le=1000, description="pgvector HNSW recall")
+    hnsw_ef_search: int = Field(
+        default=200, ge=1, le=1000, description="pgvector HNSW recall (see docs/postgres.md)"
+    )
 
 
 class IndexSettings(_Section):

@@ -63,7 +63,7 @@ class PostgresStore:
     """
 
     def __init__(
-        self, url: str, *, tenant_id: int = 1, ef_search: int = 40, pool_size: int = 10
+        self, url: str, *, tenant_id: int = 1, ef_search: int = 200, pool_size: int = 10
     ) -> None:
         self.tenant_id = tenant_id
         self.ef_search = ef_search
