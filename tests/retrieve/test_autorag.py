@@ -145,7 +145,11 @@ def smollm_engine(tmp_path: Path, **ask: object) -> Engine:
 
 @pytest.mark.slow
 def test_smollm2_writes_the_hypothetical_answer_and_the_rewrites(tmp_path: Path) -> None:
-    with smollm_engine(tmp_path, auto_rag="always", multi_query_rewrites=2) as engine:
+    # a generous step timeout: this test is about what the steps produce, not their speed
+    # (on two busy cores a 135M model's rewrite has taken over the default 20 s)
+    with smollm_engine(
+        tmp_path, auto_rag="always", multi_query_rewrites=2, auto_rag_timeout_s=120
+    ) as engine:
         single = debug_of(engine, AskRequest(question=APOLLO)).auto_rag
         multi = debug_of(engine, AskRequest(question=APOLLO, multi_query=True)).auto_rag
 
