@@ -9,8 +9,10 @@ from pathlib import Path
 
 import psycopg
 import pytest
+from click.testing import CliRunner
 
 from notecite import Engine, load_settings
+from notecite.cli.main import cli
 from notecite.errors import StoreError
 from notecite.store.postgres.store import PostgresStore
 from notecite.types import SearchFilter
@@ -148,3 +150,32 @@ def test_engine_for_tenant_on_postgres(pg_url: str, tmp_path: Path) -> None:
             assert [v.name for v in again.vaults()] == ["notes"]
         finally:
             again.close()
+
+
+def test_the_tenant_option_of_the_cli_on_postgres(pg_url: str, tmp_path: Path) -> None:
+    runner = CliRunner()
+    env = {"NOTECITE_STORE__BACKEND": "postgres", "NOTECITE_STORE__URL": pg_url}
+
+    def run(*args: str, input: str | None = None) -> str:
+        home = ["--home", str(tmp_path / "home"), "--embedder", "hash", "--llm", "extractive"]
+        result = runner.invoke(cli, [*home, *args], input=input, env=env)
+        assert result.exit_code == 0, (result.output, result.exception)
+        return result.output
+
+    mine, theirs = tmp_path / "mine", tmp_path / "acme"
+    for folder, text in ((mine, "The Apollo budget is 40000 euros."), (theirs, "Zephyr: 12000.")):
+        folder.mkdir()
+        (folder / "budget.md").write_text(f"# Budget\n\n{text}\n")
+    run("index", str(mine), "--vault", "notes")
+    run("--tenant", "acme", "index", str(theirs), "--vault", "notes")
+    assert str(theirs.resolve()) in run("--tenant", "acme", "vault", "list")
+    assert str(theirs.resolve()) not in run("vault", "list")
+    answer = run("--tenant", "acme", "chat", input="What is the Apollo budget?\n")
+    assert "40000" not in answer
+    assert "No chat sessions yet" in run("sessions", "list")
+    with psycopg.connect(pg_url) as conn:  # the app role, the registry opened as its owner
+        conn.execute("SET notecite.tenant_registry = 'on'")
+        assert conn.execute("SELECT id, name FROM tenants ORDER BY id").fetchall() == [
+            (1, "default"),
+            (2, "acme"),
+        ]
