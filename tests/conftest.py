@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -28,6 +29,17 @@ def _clean_environment(monkeypatch: pytest.MonkeyPatch, _empty_user_home: Path) 
             monkeypatch.delenv(key)
     monkeypatch.setenv("HOME", str(_empty_user_home))
     monkeypatch.setenv("XDG_DATA_HOME", str(_empty_user_home / ".local" / "share"))
+
+
+@pytest.fixture(autouse=True)
+def _restore_logging() -> Iterator[None]:
+    """The CLI root configures logging (to the runner's temporary stderr); undo that after
+    every test, whichever test ran a command."""
+    root = logging.getLogger()
+    handlers, level = root.handlers[:], root.level
+    yield
+    root.handlers[:] = handlers
+    root.setLevel(level)
 
 
 @pytest.fixture

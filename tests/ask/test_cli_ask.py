@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import logging
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Protocol
 
@@ -17,16 +15,6 @@ from tests.ask.notes import HOME_VAULT, WORK_VAULT
 from tests.helpers import write_files
 
 APOLLO = "When is the Apollo launch scheduled?"
-
-
-@pytest.fixture(autouse=True)
-def _restore_logging() -> Iterator[None]:
-    """The CLI root configures logging to the runner's (temporary) stderr; undo that."""
-    root = logging.getLogger()
-    handlers, level = root.handlers[:], root.level
-    yield
-    root.handlers[:] = handlers
-    root.setLevel(level)
 
 
 class Run(Protocol):

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import json
-import logging
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Protocol
 
@@ -14,16 +12,6 @@ from click.testing import CliRunner, Result
 
 from notecite.cli.main import cli
 from tests.chat.notes import write_notes
-
-
-@pytest.fixture(autouse=True)
-def _restore_logging() -> Iterator[None]:
-    """The CLI root configures logging to the runner's (temporary) stderr; undo that."""
-    root = logging.getLogger()
-    handlers, level = root.handlers[:], root.level
-    yield
-    root.handlers[:] = handlers
-    root.setLevel(level)
 
 
 class Run(Protocol):

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import logging
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -23,16 +21,6 @@ NOTES = {
     "projects-old/legacy.md": "# Legacy\nOld atlas budget numbers.\n",
     "journal/2025-01-02.md": "# Journal\nMet Priya about the atlas budget.\n",
 }
-
-
-@pytest.fixture(autouse=True)
-def _restore_logging() -> Iterator[None]:
-    """The CLI root configures logging to the runner's (temporary) stderr; undo that."""
-    root = logging.getLogger()
-    handlers, level = root.handlers[:], root.level
-    yield
-    root.handlers[:] = handlers
-    root.setLevel(level)
 
 
 @pytest.fixture

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import logging
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -13,16 +11,6 @@ from click.testing import CliRunner, Result
 from notecite.cli.main import cli
 from notecite.templates import embed_text, parse_template
 from tests.templates.helpers import template_text, two_dirs, write_template
-
-
-@pytest.fixture(autouse=True)
-def _restore_logging() -> Iterator[None]:
-    """The CLI root configures logging to the runner's (temporary) stderr; undo that."""
-    root = logging.getLogger()
-    handlers, level = root.handlers[:], root.level
-    yield
-    root.handlers[:] = handlers
-    root.setLevel(level)
 
 
 @pytest.fixture
