@@ -121,9 +121,17 @@ def test_every_note_indexed(indexed: Indexed) -> None:
 def test_each_distinct_text_embedded_once(indexed: Indexed) -> None:
     db = indexed.settings.db_path
     distinct = read_rows(db, "SELECT COUNT(DISTINCT content_hash) FROM chunks")[0][0]
+    sentences = read_rows(
+        db,
+        "SELECT COUNT(DISTINCT j.value) FROM chunks c, json_each(c.sentence_hashes) j "
+        "WHERE j.value NOT IN (SELECT content_hash FROM chunks)",
+    )[0][0]
     stored = read_rows(db, "SELECT COUNT(*) FROM embeddings WHERE model_id = 'hash-256'")[0][0]
     embedded = sum(r.chunks_embedded for r in indexed.reports.values())
-    assert embedded == stored == distinct
+    embedded_sentences = sum(r.sentences_embedded for r in indexed.reports.values())
+    assert embedded == distinct
+    assert embedded_sentences == sentences > 0
+    assert stored == distinct + sentences
 
 
 def test_embedder_recorded(indexed: Indexed) -> None:

@@ -55,6 +55,7 @@ class RetrievedChunk(BaseModel):
     score_vector: float
     score_lexical: float
     score_final: float
+    score_dense: float = 0.0
     score_bm25: float = 0.0
     score_gate: float = 0.0
     score_rerank: float = 0.0

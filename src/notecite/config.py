@@ -70,6 +70,10 @@ class IndexSettings(_Section):
         default=None, ge=16, description="default: the embedder's token limit"
     )
     ignore_dirs: tuple[str, ...] = ("node_modules", "__pycache__")
+    sentence_vectors: bool = Field(
+        default=True,
+        description="also embed each sentence window of a chunk, for max-sim scoring",
+    )
     lock_wait_s: float = Field(
         default=10.0, ge=0, description="wait this long for another index run of a vault"
     )
@@ -163,6 +167,12 @@ class RetrievalSettings(_Section):
     cross_encoder_timeout_s: float = Field(default=10.0, gt=0)
     rerank_depth: int = Field(default=60, ge=1, description="candidates scored by the reranker")
     vector_weight: float = Field(default=0.6, ge=0)
+    sentence_weight: float = Field(
+        default=0.65,
+        ge=0,
+        le=1,
+        description="dense score = (1 - w) x chunk cosine + w x best sentence cosine",
+    )
     keyword_weight: float = Field(default=0.25, ge=0)
     recency_weight: float = Field(default=0.15, ge=0)
     rrf_k: int = Field(default=60, ge=1)

@@ -312,6 +312,7 @@ class Engine:
             strategy=strategy or r.strategy,
             reranker=r.reranker,
             weights=FusionWeights(r.vector_weight, r.keyword_weight, r.recency_weight, r.rrf_k),
+            sentence_weight=r.sentence_weight,
             recency_half_life_days=r.recency_half_life_days,
             time_hint_recency_weight=r.time_hint_recency_weight,
             doc_type_weights={k.lower(): v for k, v in r.doc_type_weights.items()},

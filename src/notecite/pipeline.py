@@ -114,6 +114,7 @@ class AskPipeline:
                 heading_path=c.chunk.heading_path,
                 text=c.chunk.text,
                 score_vector=round(c.score_vector, 6),
+                score_dense=round(c.score_dense, 6),
                 score_lexical=round(c.lexical, 6),
                 score_final=round(c.final, 6),
                 score_bm25=round(c.score_bm25, 6),

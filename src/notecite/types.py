@@ -6,6 +6,7 @@ between stages except frontmatter, which is user data and stays as parsed JSON.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
@@ -77,6 +78,14 @@ class Chunk:
     line_end: int
     token_count: int
     content_hash: str
+    # Texts embedded per sentence window for max-sim scoring; empty when the chunk has
+    # fewer than two windows (its own vector stands for its one sentence).
+    sentence_texts: tuple[str, ...] = ()
+
+    @property
+    def sentence_hashes(self) -> tuple[str, ...]:
+        """Embedding-cache keys of ``sentence_texts``, in order."""
+        return tuple(hashlib.sha256(t.encode()).hexdigest() for t in self.sentence_texts)
 
 
 @dataclass(frozen=True)
@@ -158,6 +167,7 @@ class IndexReport:
     failed: int = 0
     chunks_embedded: int = 0
     chunks_reused: int = 0
+    sentences_embedded: int = 0
     failures: list[FailedFile] = field(default_factory=list)
 
     def summary(self) -> str:
@@ -184,6 +194,9 @@ class ChunkHit:
 
     chunk_rowid: int
     score: float
+    # The dense score that ranked the hit when sentence vectors were mixed in (see
+    # Store.vector_search); None when it is ``score``.
+    dense: float | None = None
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,9 @@
 """Cut a parsed note into chunks: one per heading section, windowed under a token budget.
 
 Each chunk's embedded text is composite: the note title, the heading path and the chunk
-text; the first chunk also carries the frontmatter description and keywords. Windows are
+text; the first chunk also carries the frontmatter description and keywords. A chunk of two
+or more sentences also lists one text per sentence window (title, heading path, window),
+embedded for sentence-level max-sim scoring. Windows are
 sized so that the composite text fits the embedder's token limit, and consecutive windows of
 one section overlap by up to ``overlap_tokens``.
 """
@@ -12,6 +14,7 @@ import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from notecite.chunking.sentences import sentence_windows
 from notecite.ingest.sections import format_heading_path, shorten_label
 from notecite.types import Chunk, ParsedNote, Section
 
@@ -26,6 +29,7 @@ class ChunkerConfig:
 
     max_tokens: int = 256
     overlap_tokens: int = 32
+    sentence_vectors: bool = True
 
 
 @dataclass(frozen=True)
@@ -49,6 +53,16 @@ def embed_text_for(note: ParsedNote, heading_path: str, text: str, first: bool) 
             parts.append("Keywords: " + ", ".join(note.keywords))
     parts.append(text)
     return "\n".join(p for p in parts if p)
+
+
+def sentence_texts_for(note: ParsedNote, heading_path: str, text: str) -> tuple[str, ...]:
+    """What is embedded per sentence window of a chunk: the title and heading path, then
+    the window; empty when the chunk has fewer than two windows."""
+    windows = sentence_windows(text)
+    if len(windows) < 2:
+        return ()
+    header = " > ".join(p for p in (shorten_label(note.title), heading_path) if p)
+    return tuple(f"{header}\n{w}" if header else w for w in windows)
 
 
 def stable_chunk_id(vault: str, rel_path: str, index: int, content_hash: str) -> str:
@@ -172,6 +186,11 @@ def chunk_note(
                     line_end=window[-1].line,
                     token_count=sum(u.tokens for u in window),
                     content_hash=content_hash,
+                    sentence_texts=(
+                        sentence_texts_for(note, heading_path, text)
+                        if config.sentence_vectors
+                        else ()
+                    ),
                 )
             )
     return chunks

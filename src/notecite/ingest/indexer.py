@@ -52,6 +52,7 @@ class VaultIndexer:
         self._chunker = ChunkerConfig(
             max_tokens=min(max_tokens, embedder.max_tokens),
             overlap_tokens=settings.chunk_overlap_tokens,
+            sentence_vectors=settings.sentence_vectors and store.keeps_sentence_vectors,
         )
         self._pending: list[_Pending] = []
         self._report = IndexReport(vault=vault.name)
@@ -138,24 +139,35 @@ class VaultIndexer:
         record = _record(self._vault.id, note, content_hash, entry)
         self._pending.append(_Pending(record, chunks, is_new=state is None or state.failed))
 
+    def _embed(self, texts: dict[str, str]) -> None:
+        """Embed and store ``texts`` (content hash -> text), in hash order."""
+        if not texts:
+            return
+        order = sorted(texts)
+        vectors = self._embedder.embed_documents([texts[h] for h in order])
+        if self._store.embedder_info() is None:
+            self._store.set_embedder_info(self._embedder.model_id, int(vectors.shape[1]))
+        self._store.put_embeddings(self._embedder.model_id, dict(zip(order, vectors, strict=True)))
+
     def _flush(self) -> None:
         if not self._pending:
             return
         texts: dict[str, str] = {}
+        sentences: dict[str, str] = {}
         for pending in self._pending:
             for chunk in pending.chunks:
                 texts.setdefault(chunk.content_hash, chunk.embed_text)
+                sentences.update(zip(chunk.sentence_hashes, chunk.sentence_texts, strict=True))
         missing = self._store.missing_embeddings(self._embedder.model_id, texts)
-        if missing:
-            order = sorted(missing)
-            vectors = self._embedder.embed_documents([texts[h] for h in order])
-            if self._store.embedder_info() is None:
-                self._store.set_embedder_info(self._embedder.model_id, int(vectors.shape[1]))
-            self._store.put_embeddings(
-                self._embedder.model_id, dict(zip(order, vectors, strict=True))
-            )
+        missing_sentences = self._store.missing_embeddings(
+            self._embedder.model_id, set(sentences) - set(texts)
+        )
+        self._embed(
+            {**{h: texts[h] for h in missing}, **{h: sentences[h] for h in missing_sentences}}
+        )
         self._report.chunks_embedded += len(missing)
         self._report.chunks_reused += len(texts) - len(missing)
+        self._report.sentences_embedded += len(missing_sentences)
         for pending in self._pending:
             self._store.replace_note(pending.record, pending.chunks)
             if pending.is_new:

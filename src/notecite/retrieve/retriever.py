@@ -30,9 +30,10 @@ class Candidate:
 
     rowid: int
     chunk: StoredChunk
-    score_vector: float
+    score_vector: float  # chunk cosine: what the calibrated gate compares
     score_bm25: float
     folder_weight: float
+    score_dense: float = 0.0  # cosine mixed with the best sentence: what fusion ranks by
     type_weight: float = 1.0
     recency: float = 0.5
     fused: float = 0.0
@@ -49,6 +50,7 @@ class RetrievalOptions:
     strategy: str = "weighted"
     reranker: str = "lexical"
     weights: FusionWeights = field(default_factory=FusionWeights)
+    sentence_weight: float = 0.0
     recency_half_life_days: float = 365.0
     time_hint_recency_weight: float = 0.35
     doc_type_weights: Mapping[str, float] = field(default_factory=dict)
@@ -98,10 +100,14 @@ class Retriever:
         per_scope: int,
         time_range: TimeRange | None,
         notes: list[str],
-    ) -> tuple[dict[int, float], dict[int, float], dict[int, float]]:
+    ) -> tuple[dict[int, float], dict[int, float], dict[int, float], dict[int, float]]:
+        """Cosine, dense (cosine mixed with the best sentence), BM25 and folder weight of
+        every chunk found in any scope."""
         strategy = self._options.strategy
+        sentence_weight = self._options.sentence_weight
         use_vector = query is not None and strategy != "bm25"
         use_bm25 = query is None or strategy not in ("vector", "vector_lexical")
+        cosine: dict[int, float] = {}
         vector: dict[int, float] = {}
         bm25: dict[int, float] = {}
         weight: dict[int, float] = {}
@@ -114,8 +120,11 @@ class Retriever:
             )
             try:
                 if use_vector and query is not None:
-                    for hit in self._store.vector_search(self._model_id, query, flt, per_scope):
-                        vector[hit.chunk_rowid] = hit.score
+                    for hit in self._store.vector_search(
+                        self._model_id, query, flt, per_scope, sentence_weight
+                    ):
+                        cosine[hit.chunk_rowid] = hit.score
+                        vector[hit.chunk_rowid] = hit.score if hit.dense is None else hit.dense
                         weight[hit.chunk_rowid] = max(
                             weight.get(hit.chunk_rowid, 0.0), scope.weight
                         )
@@ -129,8 +138,14 @@ class Retriever:
                 notes.append(f"scope {scope.label} failed: {exc}")
         if use_vector and query is not None:
             missing = [rowid for rowid in bm25 if rowid not in vector]
-            vector.update(self._store.vector_scores(self._model_id, query, missing))
-        return vector, bm25, weight
+            cosine.update(self._store.vector_scores(self._model_id, query, missing))
+            if sentence_weight > 0 and missing:
+                vector.update(
+                    self._store.vector_scores(self._model_id, query, missing, sentence_weight)
+                )
+            else:
+                vector.update({rowid: cosine[rowid] for rowid in missing if rowid in cosine})
+        return cosine, vector, bm25, weight
 
     def retrieve(
         self,
@@ -143,7 +158,7 @@ class Retriever:
         """Candidates from every scope, ranked by ``final``."""
         options = self._options
         notes: list[str] = []
-        vector, bm25, weight = self._search_scopes(
+        cosine, vector, bm25, weight = self._search_scopes(
             question, query, scopes, per_scope, time_range, notes
         )
         chunks = self._store.fetch_chunks(list(weight))
@@ -162,6 +177,7 @@ class Retriever:
             # Keyword + recency fallback: the normalised BM25 stands in for similarity.
             keyword = min_max(bm25) if len(bm25) > 1 else dict.fromkeys(bm25, 1.0)
             vector = {r: 0.8 * keyword[r] + 0.2 * recency.get(r, 0.5) for r in bm25}
+            cosine = vector
             strategy = "vector_lexical"
         else:
             strategy = options.strategy
@@ -176,7 +192,8 @@ class Retriever:
                 Candidate(
                     rowid=rowid,
                     chunk=chunk,
-                    score_vector=vector.get(rowid, 0.0),
+                    score_vector=cosine.get(rowid, 0.0),
+                    score_dense=vector.get(rowid, 0.0),
                     score_bm25=bm25.get(rowid, 0.0),
                     folder_weight=weight.get(rowid, 1.0),
                     type_weight=type_weight,

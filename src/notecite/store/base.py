@@ -90,7 +90,15 @@ class Store(Protocol):
     - ``vector_search`` returns cosine scores (vectors are unit length) of chunks embedded
       with ``model_id``; ``lexical_search`` returns BM25 scores as positive numbers (higher
       is better). Both honour the vault, folder-prefix and date filter.
+    - Sentence vectors (``keeps_sentence_vectors``): ``replace_note`` keeps each chunk's
+      ``sentence_hashes``. With ``sentence_weight`` w > 0, ``vector_search`` ranks by the
+      dense score (1 - w) x chunk cosine + w x best sentence cosine (a chunk without
+      sentence vectors counts its own cosine as its best sentence) and reports it in
+      ``ChunkHit.dense``, ``score`` staying the chunk cosine; ``vector_scores`` returns the
+      dense score. A store that does not keep them treats every w as 0.
     """
+
+    keeps_sentence_vectors: bool
 
     def add_vault(self, name: str, path: Path) -> Vault: ...
 
@@ -123,11 +131,16 @@ class Store(Protocol):
     def put_embeddings(self, model_id: str, vectors: Mapping[str, Vectors]) -> None: ...
 
     def vector_search(
-        self, model_id: str, query: Vectors, flt: SearchFilter, limit: int
+        self,
+        model_id: str,
+        query: Vectors,
+        flt: SearchFilter,
+        limit: int,
+        sentence_weight: float = 0.0,
     ) -> list[ChunkHit]: ...
 
     def vector_scores(
-        self, model_id: str, query: Vectors, rowids: Sequence[int]
+        self, model_id: str, query: Vectors, rowids: Sequence[int], sentence_weight: float = 0.0
     ) -> dict[int, float]: ...
 
     def lexical_search(self, query: str, flt: SearchFilter, limit: int) -> list[ChunkHit]: ...

@@ -60,7 +60,11 @@ class PostgresStore:
         tenant_id: the tenant whose rows this store reads and writes.
         ef_search: ``hnsw.ef_search`` of vector searches (raised to the search's limit).
         pool_size: the most connections the pool opens.
+
+    Sentence vectors are not kept here yet: vector search ranks by chunk cosine alone.
     """
+
+    keeps_sentence_vectors = False
 
     def __init__(
         self, url: str, *, tenant_id: int = 1, ef_search: int = 200, pool_size: int = 10
@@ -410,7 +414,12 @@ class PostgresStore:
     # -- search -----------------------------------------------------------------------------
 
     def vector_search(
-        self, model_id: str, query: Vectors, flt: SearchFilter, limit: int
+        self,
+        model_id: str,
+        query: Vectors,
+        flt: SearchFilter,
+        limit: int,
+        sentence_weight: float = 0.0,
     ) -> list[ChunkHit]:
         """Nearest chunks by the HNSW index, or by exact search when the index scan (which
         filters after it has found ``hnsw.ef_search`` candidates) came up short."""
@@ -429,7 +438,7 @@ class PostgresStore:
         return sorted(hits, key=lambda h: (-h.score, h.chunk_rowid))
 
     def vector_scores(
-        self, model_id: str, query: Vectors, rowids: Sequence[int]
+        self, model_id: str, query: Vectors, rowids: Sequence[int], sentence_weight: float = 0.0
     ) -> dict[int, float]:
         if not rowids or not len(query):
             return {}

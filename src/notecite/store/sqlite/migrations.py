@@ -166,6 +166,17 @@ MIGRATIONS: tuple[tuple[int, str], ...] = (
         CREATE INDEX query_log_tenant ON query_log (tenant_id, id);
         """,
     ),
+    (
+        6,
+        # Sentence-window vectors for max-sim scoring: each chunk lists the content hashes of
+        # its windows (a JSON array; the vectors live in embeddings like any other). Notes
+        # indexed before lose their size/mtime/hash, so the next run re-chunks them: chunk
+        # vectors come from the cache, only the sentence windows are embedded.
+        """
+        ALTER TABLE chunks ADD COLUMN sentence_hashes TEXT NOT NULL DEFAULT '[]';
+        UPDATE notes SET size = -1, mtime_ns = -1, content_hash = '' WHERE error IS NULL;
+        """,
+    ),
 )
 
 

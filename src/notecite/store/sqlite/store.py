@@ -13,13 +13,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import numpy as np
+import numpy.typing as npt
 
 from notecite.embed.base import Vectors
 from notecite.errors import StoreError, VaultError
 from notecite.store.base import NoteState, StoredChunk
 from notecite.store.sqlite.connection import open_index
 from notecite.store.sqlite.lock import index_locks, lock_dir
-from notecite.store.sqlite.vectors import VectorMatrix, folder_matches
+from notecite.store.sqlite.vectors import SentenceVectors, VectorMatrix, folder_matches
 from notecite.types import (
     Chunk,
     ChunkHit,
@@ -106,6 +107,8 @@ def _ts(value: datetime | None) -> float | None:
 
 class SQLiteStore:
     """The embedded default :class:`~notecite.store.Store`."""
+
+    keeps_sentence_vectors = True
 
     def __init__(self, path: Path, *, tenant_id: int = 1) -> None:
         self.path = path
@@ -292,8 +295,8 @@ class SQLiteStore:
             for chunk in chunks:
                 cur = conn.execute(
                     "INSERT INTO chunks (chunk_id, note_id, vault_id, chunk_index, heading_path, "
-                    "text, line_start, line_end, token_count, content_hash) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    "text, line_start, line_end, token_count, content_hash, sentence_hashes) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         chunk.chunk_id,
                         note_id,
@@ -305,6 +308,7 @@ class SQLiteStore:
                         chunk.line_end,
                         chunk.token_count,
                         chunk.content_hash,
+                        json.dumps(chunk.sentence_hashes),
                     ),
                 )
                 conn.execute(
@@ -454,18 +458,38 @@ class SQLiteStore:
             if matrix is None:
                 info = self.embedder_info()
                 matrix = VectorMatrix.empty(info[1] if info else 0)
+            else:
+                matrix.sentences = self._sentence_vectors(model_id, matrix.rowids)
             self._matrix, self._matrix_key = matrix, key
             return matrix
 
+    def _sentence_vectors(
+        self, model_id: str, chunk_rowids: npt.NDArray[np.int64]
+    ) -> SentenceVectors | None:
+        rows = self.conn.execute(
+            "SELECT c.id, e.vector FROM chunks c "
+            "JOIN vaults v ON v.id = c.vault_id AND v.tenant_id = ? "
+            "JOIN json_each(c.sentence_hashes) j "
+            "JOIN embeddings e ON e.model_id = ? AND e.content_hash = j.value "
+            "WHERE c.sentence_hashes != '[]' ORDER BY c.id, j.key",
+            (self.tenant_id, model_id),
+        ).fetchall()
+        return SentenceVectors.from_rows(chunk_rowids, rows)
+
     def vector_search(
-        self, model_id: str, query: Vectors, flt: SearchFilter, limit: int
+        self,
+        model_id: str,
+        query: Vectors,
+        flt: SearchFilter,
+        limit: int,
+        sentence_weight: float = 0.0,
     ) -> list[ChunkHit]:
-        return self._vector_matrix(model_id).search(query, flt, limit)
+        return self._vector_matrix(model_id).search(query, flt, limit, sentence_weight)
 
     def vector_scores(
-        self, model_id: str, query: Vectors, rowids: Sequence[int]
+        self, model_id: str, query: Vectors, rowids: Sequence[int], sentence_weight: float = 0.0
     ) -> dict[int, float]:
-        return self._vector_matrix(model_id).scores_for(query, rowids)
+        return self._vector_matrix(model_id).scores_for(query, rowids, sentence_weight)
 
     def lexical_search(self, query: str, flt: SearchFilter, limit: int) -> list[ChunkHit]:
         match = fts_query(query)

@@ -20,6 +20,54 @@ def folder_matches(folder: str, prefixes: Sequence[str]) -> bool:
 
 
 @dataclass
+class SentenceVectors:
+    """Sentence-window vectors grouped by chunk: chunk row i owns rows ``lo[i]:hi[i]``."""
+
+    matrix: Vectors
+    lo: npt.NDArray[np.int64]
+    hi: npt.NDArray[np.int64]
+
+    @classmethod
+    def from_rows(
+        cls, chunk_rowids: npt.NDArray[np.int64], rows: Sequence[tuple[int, bytes]]
+    ) -> SentenceVectors | None:
+        """From (chunk rowid, vector bytes) rows ordered by chunk rowid; rows of chunks that
+        are not in ``chunk_rowids`` (sorted) are dropped. None when no row is left."""
+        if not rows or not len(chunk_rowids):
+            return None
+        owners = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
+        pos = np.clip(np.searchsorted(chunk_rowids, owners), 0, len(chunk_rowids) - 1)
+        keep = chunk_rowids[pos] == owners
+        if not keep.any():
+            return None
+        matrix = np.frombuffer(
+            b"".join(r[1] for r, k in zip(rows, keep, strict=True) if k), dtype=np.float32
+        ).reshape(int(keep.sum()), -1)
+        pos = pos[keep]
+        lo = np.searchsorted(pos, np.arange(len(chunk_rowids)), side="left").astype(np.int64)
+        hi = np.searchsorted(pos, np.arange(len(chunk_rowids)), side="right").astype(np.int64)
+        return cls(matrix=matrix, lo=lo, hi=hi)
+
+    def best(self, query: Vectors, cosines: Vectors, rows: npt.NDArray[np.int64]) -> Vectors:
+        """Best sentence cosine of each chunk row in ``rows`` (``cosines`` are theirs, and
+        stand in for chunks without sentence vectors)."""
+        best = np.array(cosines, dtype=np.float32, copy=True)
+        lo, hi = self.lo[rows], self.hi[rows]
+        has = np.flatnonzero(hi > lo)
+        if not len(has):
+            return best
+        if len(rows) == len(self.lo) and np.array_equal(rows, np.arange(len(rows))):
+            scores = self.matrix @ query  # every sentence, contiguous per chunk
+            best[has] = np.maximum.reduceat(scores, lo[has])
+            return best
+        counts = hi[has] - lo[has]
+        starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
+        index = np.repeat(lo[has] - starts, counts) + np.arange(int(counts.sum()))
+        best[has] = np.maximum.reduceat(self.matrix[index] @ query, starts)
+        return best
+
+
+@dataclass
 class VectorMatrix:
     """All chunk vectors of one model, row-aligned with their chunk rowids and filter keys."""
 
@@ -29,6 +77,16 @@ class VectorMatrix:
     folder_codes: npt.NDArray[np.int32]
     folders: list[str]
     note_ts: npt.NDArray[np.float64]
+    sentences: SentenceVectors | None = None
+
+    def dense(
+        self, query: Vectors, cosines: Vectors, rows: npt.NDArray[np.int64], weight: float
+    ) -> Vectors:
+        """(1 - weight) x chunk cosine + weight x best sentence cosine, for ``rows``."""
+        if weight <= 0 or self.sentences is None:
+            return cosines
+        best = self.sentences.best(query, cosines, rows)
+        return np.asarray((1.0 - weight) * cosines + weight * best, dtype=np.float32)
 
     @classmethod
     def empty(cls, dimensions: int) -> VectorMatrix:
@@ -108,8 +166,11 @@ class VectorMatrix:
             mask = date_mask if mask is None else mask & date_mask
         return mask
 
-    def search(self, query: Vectors, flt: SearchFilter, limit: int) -> list[ChunkHit]:
-        """Top ``limit`` rows by cosine similarity among those the filter lets through."""
+    def search(
+        self, query: Vectors, flt: SearchFilter, limit: int, sentence_weight: float = 0.0
+    ) -> list[ChunkHit]:
+        """Top ``limit`` rows by dense score (cosine similarity, mixed with the best sentence
+        by ``sentence_weight``) among those the filter lets through."""
         if not len(self) or limit <= 0:
             return []
         mask = self.mask(flt)
@@ -126,16 +187,26 @@ class VectorMatrix:
                 scores = self.matrix[rows] @ query
             else:
                 scores = (self.matrix @ query)[rows]
+        ranked = self.dense(query, scores, rows, sentence_weight)
         limit = min(limit, len(rows))
-        if len(scores) > limit:
-            top = np.argpartition(-scores, limit - 1)[:limit]
+        if len(ranked) > limit:
+            top = np.argpartition(-ranked, limit - 1)[:limit]
         else:
-            top = np.arange(len(scores))
-        top = top[np.argsort(-scores[top], kind="stable")]
-        return [ChunkHit(int(self.rowids[rows[i]]), float(scores[i])) for i in top]
+            top = np.arange(len(ranked))
+        top = top[np.argsort(-ranked[top], kind="stable")]
+        mixed = ranked is not scores
+        return [
+            ChunkHit(
+                int(self.rowids[rows[i]]), float(scores[i]), float(ranked[i]) if mixed else None
+            )
+            for i in top
+        ]
 
-    def scores_for(self, query: Vectors, rowids: Sequence[int]) -> dict[int, float]:
-        """Cosine similarity of the given chunk rowids (those without a vector are absent)."""
+    def scores_for(
+        self, query: Vectors, rowids: Sequence[int], sentence_weight: float = 0.0
+    ) -> dict[int, float]:
+        """Dense score (cosine, mixed with the best sentence by ``sentence_weight``) of the
+        given chunk rowids (those without a vector are absent)."""
         if not len(self) or not rowids:
             return {}
         wanted = np.asarray(rowids, dtype=np.int64)
@@ -144,5 +215,5 @@ class VectorMatrix:
         positions = np.clip(positions, 0, len(order) - 1)
         found = self.rowids[order[positions]] == wanted
         rows = order[positions[found]]
-        scores = self.matrix[rows] @ query
+        scores = self.dense(query, self.matrix[rows] @ query, rows, sentence_weight)
         return {int(r): float(s) for r, s in zip(wanted[found], scores, strict=True)}

@@ -1,0 +1,190 @@
+"""Sentence-level max-sim as the dense signal, on BEIR SciFact.
+
+MiniLM was trained on pairs of at most 128 tokens; a 256-token chunk vector blurs the one
+sentence a claim is about. This study embeds every sentence of every chunk of the eval index
+(with the note title in front, as the chunk text has it) with the bundled MiniLM, and scores a
+chunk's dense signal as a mix of its own cosine and its best sentence's cosine.
+
+Step 1 (`embed`, ~8 min on two cores) splits each chunk of the SciFact index that
+`notecite eval beir` built under --home into sentences (notecite.chunking.sentences) and
+embeds "title\\nsentence"; vectors are cached in bench/out/maxsim/.
+
+Step 2 (`score`, seconds) reads the signal dumps of bench/scifact_signals.py and scores, on
+--split, the eval's weighted hybrid (min-max fusion over the union of the top --depth chunks
+by each signal; a document scores its best chunk) with the dense signal replaced by
+a x chunk cosine + (1 - a) x best sentence cosine, for a grid of a and of the BM25 weight.
+
+    .venv/bin/python bench/maxsim_study.py embed --home /tmp/evalhome
+    .venv/bin/python bench/maxsim_study.py score --split train
+    .venv/bin/python bench/maxsim_study.py score --split test --only "<labels chosen on train>"
+"""
+
+from __future__ import annotations
+
+import argparse
+import pickle
+import time
+from pathlib import Path
+from statistics import mean
+from typing import Any
+
+import numpy as np
+import pytrec_eval
+
+from notecite.chunking.sentences import sentence_windows
+from notecite.config import load_settings
+from notecite.embed.registry import create_embedder
+
+REPO = Path(__file__).resolve().parents[1]
+OUT = REPO / "bench" / "out"
+CACHE = OUT / "maxsim"
+Array = np.ndarray[Any, Any]
+
+
+def load_dump(split: str) -> dict[str, Any]:
+    with (OUT / f"scifact-signals-{split}.pkl").open("rb") as handle:
+        data: dict[str, Any] = pickle.load(handle)
+    return data
+
+
+def sentence_texts(texts: list[str], titles: list[str]) -> tuple[list[str], Array]:
+    """Every sentence window of every chunk, with the chunk's position as its owner."""
+    out: list[str] = []
+    owner: list[int] = []
+    for i, (text, title) in enumerate(zip(texts, titles, strict=True)):
+        for window in sentence_windows(text):
+            out.append(f"{title}\n{window}" if title else window)
+            owner.append(i)
+    return out, np.array(owner, dtype=np.int64)
+
+
+def embed(args: argparse.Namespace) -> None:
+    dump = load_dump("test")
+    texts, owner = sentence_texts(dump["texts"], dump["titles"])
+    print(f"{len(texts)} sentence windows for {len(dump['texts'])} chunks")
+    embedder = create_embedder(load_settings(home=args.home).embedder)
+    started = time.perf_counter()
+    parts = []
+    for start in range(0, len(texts), args.batch):
+        parts.append(embedder.embed_documents(texts[start : start + args.batch]))
+        done = min(start + args.batch, len(texts))
+        rate = done / (time.perf_counter() - started)
+        print(f"{done}/{len(texts)} ({rate:.0f}/s)", flush=True)
+    vectors = np.vstack(parts).astype(np.float32)
+    elapsed = time.perf_counter() - started
+    print(f"embedded {len(texts)} windows in {elapsed:.0f} s ({len(texts) / elapsed:.0f}/s)")
+    CACHE.mkdir(parents=True, exist_ok=True)
+    np.savez(CACHE / "sentences.npz", vectors=vectors, owner=owner, rowids=dump["rowids"])
+
+
+def min_max(x: Array) -> Array:
+    low, high = float(x.min()), float(x.max())
+    return (x - low) / (high - low) if high - low > 1e-12 else np.ones_like(x)
+
+
+class MaxSimStudy:
+    def __init__(self, split: str, depth: int) -> None:
+        self.d = load_dump(split)
+        saved = np.load(CACHE / "sentences.npz")
+        if not np.array_equal(saved["rowids"], self.d["rowids"]):
+            raise SystemExit("the sentence vectors and the signal dump disagree on the chunks")
+        self.depth = depth
+        self.cos = self.d["cos"].astype(np.float32)
+        self.rowids = self.d["rowids"]
+        self.docs: list[str] = self.d["docs"]
+        self.row_index = {int(r): i for i, r in enumerate(self.rowids)}
+        sent_cos = self.d["qvecs"] @ saved["vectors"].T
+        owner = saved["owner"]
+        # Best sentence per chunk; chunks with no sentence window keep their own cosine.
+        best = self.cos.copy()
+        best[:] = -1.0
+        order = np.argsort(owner, kind="stable")
+        owner_sorted = owner[order]
+        starts = np.flatnonzero(np.r_[True, owner_sorted[1:] != owner_sorted[:-1]])
+        maxed = np.maximum.reduceat(sent_cos[:, order], starts, axis=1)
+        best[:, owner_sorted[starts]] = maxed
+        self.sent = np.where(best < -0.5, self.cos, best).astype(np.float32)
+        qrels = {q: dict(v) for q, v in self.d["qrels"].items()}
+        self.evaluator = pytrec_eval.RelevanceEvaluator(qrels, {"ndcg_cut.10", "recall.100"})
+
+    def top(self, scores: Array) -> list[int]:
+        return np.argpartition(-scores, self.depth)[: self.depth].tolist()
+
+    def run(self, a: float, wv: float, wb: float, cols: str = "t2h1.5b1") -> tuple[float, float]:
+        out: dict[str, dict[str, float]] = {}
+        for qi, qid in enumerate(self.d["qids"]):
+            dense = a * self.cos[qi] + (1 - a) * self.sent[qi]
+            bm25 = self.d["bm25"][cols][qi]
+            top_b = [self.row_index[r] for r in sorted(bm25, key=lambda r: -bm25[r])[: self.depth]]
+            pools = ([top_b] if wb else []) + ([self.top(dense)] if wv else [])
+            idx = np.array(list(dict.fromkeys(i for pool in pools for i in pool)))
+            scores = np.zeros(len(idx))
+            if wv:
+                scores += wv * min_max(dense[idx])
+            if wb:
+                scores += wb * min_max(np.array([bm25.get(int(self.rowids[i]), 0.0) for i in idx]))
+            best: dict[str, float] = {}
+            for o in np.argsort(-scores):
+                best.setdefault(self.docs[idx[o]], float(scores[o]))
+                if len(best) == 100:
+                    break
+            out[qid] = best
+        per_query = self.evaluator.evaluate(out)
+        return (
+            mean(v["ndcg_cut_10"] for v in per_query.values()),
+            mean(v["recall_100"] for v in per_query.values()),
+        )
+
+
+VARIANTS: list[tuple[str, dict[str, Any]]] = [
+    ("dense: chunk cosine only", {"a": 1.0, "wv": 1.0, "wb": 0.0}),
+    ("dense: best sentence only", {"a": 0.0, "wv": 1.0, "wb": 0.0}),
+    *[
+        (f"dense: {a} chunk + {1 - a:.2f} sentence", {"a": a, "wv": 1.0, "wb": 0.0})
+        for a in (0.3, 0.5, 0.7)
+    ],
+    ("hybrid 0.6/0.25 (= eval hybrid)", {"a": 1.0, "wv": 0.6, "wb": 0.25}),
+    *[
+        (f"hybrid 0.6/{wb}, dense {a} chunk + {1 - a:.2f} sentence", {"a": a, "wv": 0.6, "wb": wb})
+        for a in (0.0, 0.2, 0.35, 0.5, 0.65, 0.8)
+        for wb in (0.2, 0.25, 0.3, 0.4)
+    ],
+    *[
+        (
+            f"hybrid 0.6/0.25, dense {a} chunk + {1 - a:.2f} sentence, BM25 columns 1:1:1",
+            {"a": a, "wv": 0.6, "wb": 0.25, "cols": "t1h1b1"},
+        )
+        for a in (0.2, 0.35, 0.5)
+    ],
+]
+
+
+def score(args: argparse.Namespace) -> None:
+    study = MaxSimStudy(args.split, args.depth)
+    variants = [(k, v) for k, v in VARIANTS if not args.only or k in args.only]
+    print(f"| variant ({args.split}, {len(study.d['qids'])} queries) | nDCG@10 | R@100 |")
+    print("| --- | --- | --- |")
+    for label, kw in variants:
+        ndcg, recall = study.run(**kw)
+        print(f"| {label} | {ndcg:.4f} | {recall:.4f} |", flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    sub = parser.add_subparsers(dest="step", required=True)
+    first = sub.add_parser("embed", help="embed every sentence window (slow, cached)")
+    first.add_argument("--home", type=Path, required=True)
+    first.add_argument("--batch", type=int, default=512)
+    second = sub.add_parser("score", help="score variants on one split (seconds)")
+    second.add_argument("--split", default="train")
+    second.add_argument("--depth", type=int, default=300)
+    second.add_argument("--only", nargs="*", help="score only these variants (by label)")
+    args = parser.parse_args()
+    if args.step == "embed":
+        embed(args)
+    else:
+        score(args)
+
+
+if __name__ == "__main__":
+    main()
