@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import sqlite3
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -390,3 +391,33 @@ def test_another_model_needs_rebuild(
         assert (status.embedder_model, status.embedder_dimensions) == ("hash-64", 64)
         assert status.vaults[0].notes == 2
         assert engine.search("alpha")[0].rel_path == "a.md"
+
+
+def test_upgrade_to_sentence_vectors_embeds_only_sentences(tmp_path: Path) -> None:
+    """An index written before migration 6 is re-chunked once on the next run: chunk vectors
+    come from the cache, only the new sentence windows are embedded, and search uses them."""
+    foam_copy = tmp_path / "foam"
+    shutil.copytree(FOAM_VAULT, foam_copy)
+    old = hash_settings(tmp_path / "home", index={"sentence_vectors": False})
+    with Engine(old) as engine:
+        engine.add_vault("foam", foam_copy)
+        (first,) = engine.index()
+    db = old.db_path
+    assert read_rows(db, "SELECT COUNT(*) FROM chunks WHERE sentence_hashes != '[]'") == [(0,)]
+    # Take the file back to schema 5, as an index written by the previous release.
+    conn = sqlite3.connect(db)
+    with conn:
+        conn.execute("ALTER TABLE chunks DROP COLUMN sentence_hashes")
+        conn.execute("DELETE FROM schema_migrations WHERE version = 6")
+    conn.close()
+
+    counting = CountingEmbedder(HashEmbedder())
+    with Engine(hash_settings(tmp_path / "home"), embedder=counting) as engine:
+        (report,) = engine.index()
+        (again,) = engine.index()
+    assert (report.updated, report.unchanged, report.chunks_embedded) == (first.added, 0, 0)
+    assert report.chunks_reused == first.chunks_embedded
+    assert report.sentences_embedded == len(counting.documents) > 0
+    assert (again.unchanged, again.sentences_embedded) == (first.added, 0)
+    with_sentences = read_rows(db, "SELECT COUNT(*) FROM chunks WHERE sentence_hashes != '[]'")
+    assert with_sentences[0][0] > 0

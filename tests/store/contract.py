@@ -291,6 +291,52 @@ class StoreContract:
         scores = store.vector_scores(MODEL, QUERY, [hits[2].chunk_rowid, 10**9])
         assert scores == {hits[2].chunk_rowid: pytest.approx(hits[2].score)}
 
+    def test_sentence_vectors_mix_into_the_dense_score(
+        self, store: Store, corpus: dict[str, Vault]
+    ) -> None:
+        """A chunk whose second sentence matches the query outranks one that matches a little
+        everywhere, once sentence vectors count; its cosine stays its own."""
+        two = dataclasses.replace(
+            make_chunk("two.md", 0, "Gardening tips. The budget is due in May."),
+            sentence_texts=("T\nGardening tips.", "T\nThe budget is due in May."),
+        )
+        store.replace_note(make_record(corpus["main"], "two.md"), [two])
+        garden, budget = two.sentence_hashes
+        store.put_embeddings(
+            MODEL,
+            {
+                two.content_hash: unit(1, 1, 0, 0),
+                garden: unit(0, 1, 0, 0),
+                budget: unit(1, 0.05, 0, 0),
+            },
+        )
+        flt = SearchFilter(vault_ids=(corpus["main"].id,))
+        plain = store.vector_search(MODEL, QUERY, flt, 10)
+        mixed = store.vector_search(MODEL, QUERY, flt, 10, sentence_weight=0.65)
+        cosine = float(unit(1, 1, 0, 0) @ QUERY)
+        row = next(h.chunk_rowid for h in plain if self.paths(store, [h]) == ["two.md"])
+        assert self.paths(store, plain)[-1] == "two.md"
+        assert all(h.dense is None for h in plain)
+        if not store.keeps_sentence_vectors:
+            assert [h.chunk_rowid for h in mixed] == [h.chunk_rowid for h in plain]
+            assert store.vector_scores(MODEL, QUERY, [row], 0.65) == {
+                row: pytest.approx(cosine, abs=1e-5)
+            }
+            return
+        dense = 0.35 * cosine + 0.65 * float(unit(1, 0.05, 0, 0) @ QUERY)
+        plain_order, mixed_order = self.paths(store, plain), self.paths(store, mixed)
+        assert plain_order.index("two.md") > plain_order.index("root.md")
+        assert mixed_order.index("two.md") < mixed_order.index("root.md")
+        two_hit = mixed[mixed_order.index("two.md")]
+        assert two_hit.score == pytest.approx(cosine, abs=1e-5)
+        assert two_hit.dense == pytest.approx(dense, abs=1e-5)
+        # One-chunk notes without sentence vectors keep their cosine as their dense score.
+        assert all(h.dense == pytest.approx(h.score, abs=1e-6) for h in mixed if h != two_hit)
+        assert store.vector_scores(MODEL, QUERY, [row], 0.65) == {
+            row: pytest.approx(dense, abs=1e-5)
+        }
+        assert store.vector_scores(MODEL, QUERY, [row]) == {row: pytest.approx(cosine, abs=1e-5)}
+
     def test_lexical_search_bm25_positive_best_first(
         self, store: Store, corpus: dict[str, Vault]
     ) -> None:

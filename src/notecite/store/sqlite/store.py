@@ -466,11 +466,13 @@ class SQLiteStore:
     def _sentence_vectors(
         self, model_id: str, chunk_rowids: npt.NDArray[np.int64]
     ) -> SentenceVectors | None:
+        # CROSS JOIN fixes the loop order (chunk, its hashes, then a primary-key lookup);
+        # left to itself the planner scans every embedding of the model per chunk.
         rows = self.conn.execute(
             "SELECT c.id, e.vector FROM chunks c "
             "JOIN vaults v ON v.id = c.vault_id AND v.tenant_id = ? "
-            "JOIN json_each(c.sentence_hashes) j "
-            "JOIN embeddings e ON e.model_id = ? AND e.content_hash = j.value "
+            "CROSS JOIN json_each(c.sentence_hashes) j "
+            "CROSS JOIN embeddings e ON e.model_id = ? AND e.content_hash = j.value "
             "WHERE c.sentence_hashes != '[]' ORDER BY c.id, j.key",
             (self.tenant_id, model_id),
         ).fetchall()
