@@ -1,13 +1,15 @@
-"""End-to-end indexing versus the embedder alone, on the same chunk texts, in one run.
+"""End-to-end indexing versus the embedder alone, on the same texts, in one run.
 
 End to end is ``Engine.index`` of a fresh vault into a fresh SQLite file in a temp dir (scan,
 read, hash, parse, chunk, embed, write). Embed only is ``embed_documents`` on exactly the texts
 that indexing embedded: the notes are parsed and chunked the way the indexer does it, the
 chunks are deduplicated by content hash, and the result is checked against the hashes stored
-by the end-to-end run. The model is loaded and warmed up once before anything is timed, and
-the measurements alternate in order from one repeat to the next. Wall time is the figure;
-process CPU time (onnxruntime's threads included) is printed beside it because other work on
-a small machine moves wall time far more than it moves CPU time.
+by the end-to-end run. The texts are the chunks' and, with index.sentence_vectors on (the
+default; --no-sentence-vectors turns it off), their sentence windows'. The model is loaded
+and warmed up once before anything is timed, and the measurements alternate in order from
+one repeat to the next. Wall time is the figure; process CPU time (onnxruntime's threads
+included) is printed beside it because other work on a small machine moves wall time far
+more than it moves CPU time.
 
 The whole vault-dendron vault takes about 3 min per measurement on an idle 2-core machine
 (6 under load), so the default is a fixed subset of 100 notes evenly spaced over the sorted
@@ -16,6 +18,7 @@ paths (about 20 s per measurement).
     python bench/index_throughput.py                         # 100 notes, 3 repeats
     python bench/index_throughput.py --limit 0 --repeat 2    # the whole vault, ~13 min
     python bench/index_throughput.py --grouped               # also the indexer's flush groups
+    python bench/index_throughput.py --no-sentence-vectors   # chunk vectors only
 """
 
 from __future__ import annotations
@@ -73,6 +76,7 @@ def note_chunks(vault: Path, embedder: Embedder, settings: IndexSettings) -> lis
     config = ChunkerConfig(
         max_tokens=min(max_tokens, embedder.max_tokens),
         overlap_tokens=settings.chunk_overlap_tokens,
+        sentence_vectors=settings.sentence_vectors,
     )
     notes = []
     for entry in scan_vault(
@@ -81,7 +85,10 @@ def note_chunks(vault: Path, embedder: Embedder, settings: IndexSettings) -> lis
         mtime = datetime.fromtimestamp(entry.mtime_ns / 1e9, tz=UTC)
         note = parse_file(entry.rel_path, entry.path.read_bytes(), mtime)
         chunks = chunk_note(note, VAULT_NAME, embedder.count_tokens, config)
-        notes.append({c.content_hash: c.embed_text for c in chunks})
+        texts = {c.content_hash: c.embed_text for c in chunks}
+        for chunk in chunks:
+            texts.update(zip(chunk.sentence_hashes, chunk.sentence_texts, strict=True))
+        notes.append(texts)
     return notes
 
 
@@ -100,9 +107,9 @@ def flush_groups(notes: list[dict[str, str]]) -> list[list[str]]:
     return groups
 
 
-def end_to_end(vault: Path, db: Path, embedder: Embedder) -> IndexReport:
+def end_to_end(vault: Path, db: Path, embedder: Embedder, index: IndexSettings) -> IndexReport:
     """Index ``vault`` into a fresh SQLite file at ``db``, as `notecite index` does."""
-    settings = Settings(home=db.parent, store=StoreSettings(path=db))
+    settings = Settings(home=db.parent, store=StoreSettings(path=db), index=index)
     with Engine(settings, store=SQLiteStore(db), embedder=embedder) as engine:
         engine.add_vault(VAULT_NAME, vault)
         (report,) = engine.index(VAULT_NAME)
@@ -119,7 +126,7 @@ def embedded_hashes(db: Path, model_id: str, report: IndexReport) -> set[str]:
         )
     }
     store.close()
-    if report.failed or report.chunks_embedded != len(stored):
+    if report.failed or report.chunks_embedded + report.sentences_embedded != len(stored):
         sys.exit(f"unexpected index report: {report}")
     return stored
 
@@ -140,9 +147,14 @@ def main() -> None:
         action="store_true",
         help="also time embed_documents on the indexer's flush groups (padding effect)",
     )
+    parser.add_argument(
+        "--no-sentence-vectors",
+        action="store_true",
+        help="index.sentence_vectors = false: embed chunk texts only",
+    )
     args = parser.parse_args()
 
-    index_settings = IndexSettings()
+    index_settings = IndexSettings(sentence_vectors=not args.no_sentence_vectors)
     embedder = create_embedder(EmbedderSettings(name=args.embedder))
     print(f"# index_throughput: {' '.join(sys.argv[1:]) or '(defaults)'}")
     print(f"machine: {machine()}")
@@ -164,7 +176,8 @@ def main() -> None:
         groups = flush_groups(notes_texts)
         embedder.embed_documents(ordered[:64])  # warm-up at real lengths, untimed
         print(
-            f"notes {len(notes)} of {args.vault}; unique chunk texts {len(texts)}; "
+            f"notes {len(notes)} of {args.vault}; unique texts {len(texts)} "
+            f"(sentence vectors {'off' if args.no_sentence_vectors else 'on'}); "
             f"embedder {embedder.model_id}; model load {load_s:.2f} s; "
             f"parse+chunk alone {prepare_s:.2f} s"
         )
@@ -176,7 +189,9 @@ def main() -> None:
             for step in steps if run % 2 == 0 else steps[::-1]:
                 start, start_cpu = time.perf_counter(), time.process_time()
                 if step == "e2e":
-                    report = end_to_end(vault, workdir / f"index-{run}.db", embedder)
+                    report = end_to_end(
+                        vault, workdir / f"index-{run}.db", embedder, index_settings
+                    )
                 elif step == "embed":
                     embedder.embed_documents(ordered)
                 else:
@@ -193,7 +208,7 @@ def main() -> None:
                     f"{cpu[step][-1]:7.2f} s CPU (all threads); {load()}"
                 )
 
-    chunks = len(texts)
+    chunks = len(texts)  # chunk and sentence texts
     names = {
         "e2e": "end to end",
         "embed": "embed only",
@@ -201,7 +216,7 @@ def main() -> None:
     }
     for step in steps:
         w, c = median(wall[step]), median(cpu[step])
-        print(f"{names[step]}: median {w:.2f} s wall ({chunks / w:.1f} chunks/s), {c:.2f} s CPU")
+        print(f"{names[step]}: median {w:.2f} s wall ({chunks / w:.1f} texts/s), {c:.2f} s CPU")
     e2e_w, embed_w = median(wall["e2e"]), median(wall["embed"])
     print(f"ratio embed_only / end_to_end = {embed_w / e2e_w:.3f} wall (goal >= 0.85), ", end="")
     print(f"{median(cpu['embed']) / median(cpu['e2e']):.3f} CPU")

@@ -122,17 +122,17 @@ def test_every_note_indexed(indexed: Indexed) -> None:
 def test_each_distinct_text_embedded_once(indexed: Indexed) -> None:
     db = indexed.settings.db_path
     distinct = read_rows(db, "SELECT COUNT(DISTINCT content_hash) FROM chunks")[0][0]
-    sentences = read_rows(
-        db,
-        "SELECT COUNT(DISTINCT j.value) FROM chunks c, json_each(c.sentence_hashes) j "
-        "WHERE j.value NOT IN (SELECT content_hash FROM chunks)",
-    )[0][0]
     stored = read_rows(db, "SELECT COUNT(*) FROM embeddings WHERE model_id = 'hash-256'")[0][0]
     embedded = sum(r.chunks_embedded for r in indexed.reports.values())
+    assert embedded == stored == distinct
+    sentences = read_rows(
+        db, "SELECT COUNT(DISTINCT j.value) FROM chunks c, json_each(c.sentence_hashes) j"
+    )[0][0]
+    stored_sentences = read_rows(
+        db, "SELECT COUNT(*) FROM sentence_embeddings WHERE model_id = 'hash-256'"
+    )[0][0]
     embedded_sentences = sum(r.sentences_embedded for r in indexed.reports.values())
-    assert embedded == distinct
-    assert embedded_sentences == sentences > 0
-    assert stored == distinct + sentences
+    assert embedded_sentences == stored_sentences == sentences > 0
 
 
 def test_embedder_recorded(indexed: Indexed) -> None:
@@ -408,6 +408,7 @@ def test_upgrade_to_sentence_vectors_embeds_only_sentences(tmp_path: Path) -> No
     conn = sqlite3.connect(db)
     with conn:
         conn.execute("ALTER TABLE chunks DROP COLUMN sentence_hashes")
+        conn.execute("DROP TABLE sentence_embeddings")
         conn.execute("DELETE FROM schema_migrations WHERE version = 6")
     conn.close()
 

@@ -168,7 +168,7 @@ class RetrievalSettings(_Section):
     rerank_depth: int = Field(default=60, ge=1, description="candidates scored by the reranker")
     vector_weight: float = Field(default=0.6, ge=0)
     sentence_weight: float = Field(
-        default=0.65,
+        default=0.5,
         ge=0,
         le=1,
         description="dense score = (1 - w) x chunk cosine + w x best sentence cosine",

@@ -302,14 +302,15 @@ class StoreContract:
         )
         store.replace_note(make_record(corpus["main"], "two.md"), [two])
         garden, budget = two.sentence_hashes
-        store.put_embeddings(
-            MODEL,
-            {
-                two.content_hash: unit(1, 1, 0, 0),
-                garden: unit(0, 1, 0, 0),
-                budget: unit(1, 0.05, 0, 0),
-            },
-        )
+        store.put_embeddings(MODEL, {two.content_hash: unit(1, 1, 0, 0)})
+        if store.keeps_sentence_vectors:
+            assert store.missing_sentence_vectors(MODEL, [garden, budget]) == {garden, budget}
+            store.put_sentence_vectors(
+                MODEL, {garden: unit(0, 1, 0, 0), budget: unit(1, 0.05, 0, 0)}
+            )
+            assert store.missing_sentence_vectors(MODEL, [garden, budget]) == set()
+            # Sentence vectors are not chunk vectors: the chunk-vector cache does not list them.
+            assert store.missing_embeddings(MODEL, [garden]) == {garden}
         flt = SearchFilter(vault_ids=(corpus["main"].id,))
         plain = store.vector_search(MODEL, QUERY, flt, 10)
         mixed = store.vector_search(MODEL, QUERY, flt, 10, sentence_weight=0.65)
@@ -320,7 +321,7 @@ class StoreContract:
         if not store.keeps_sentence_vectors:
             assert [h.chunk_rowid for h in mixed] == [h.chunk_rowid for h in plain]
             assert store.vector_scores(MODEL, QUERY, [row], 0.65) == {
-                row: pytest.approx(cosine, abs=1e-5)
+                row: pytest.approx(cosine, abs=2e-3)
             }
             return
         dense = 0.35 * cosine + 0.65 * float(unit(1, 0.05, 0, 0) @ QUERY)
@@ -328,14 +329,14 @@ class StoreContract:
         assert plain_order.index("two.md") > plain_order.index("root.md")
         assert mixed_order.index("two.md") < mixed_order.index("root.md")
         two_hit = mixed[mixed_order.index("two.md")]
-        assert two_hit.score == pytest.approx(cosine, abs=1e-5)
-        assert two_hit.dense == pytest.approx(dense, abs=1e-5)
+        assert two_hit.score == pytest.approx(cosine, abs=2e-3)
+        assert two_hit.dense == pytest.approx(dense, abs=2e-3)
         # One-chunk notes without sentence vectors keep their cosine as their dense score.
-        assert all(h.dense == pytest.approx(h.score, abs=1e-6) for h in mixed if h != two_hit)
+        assert all(h.dense == pytest.approx(h.score, abs=2e-3) for h in mixed if h != two_hit)
         assert store.vector_scores(MODEL, QUERY, [row], 0.65) == {
-            row: pytest.approx(dense, abs=1e-5)
+            row: pytest.approx(dense, abs=2e-3)
         }
-        assert store.vector_scores(MODEL, QUERY, [row]) == {row: pytest.approx(cosine, abs=1e-5)}
+        assert store.vector_scores(MODEL, QUERY, [row]) == {row: pytest.approx(cosine, abs=2e-3)}
 
     def test_lexical_search_bm25_positive_best_first(
         self, store: Store, corpus: dict[str, Vault]

@@ -139,15 +139,24 @@ class VaultIndexer:
         record = _record(self._vault.id, note, content_hash, entry)
         self._pending.append(_Pending(record, chunks, is_new=state is None or state.failed))
 
-    def _embed(self, texts: dict[str, str]) -> None:
-        """Embed and store ``texts`` (content hash -> text), in hash order."""
-        if not texts:
+    def _embed(self, chunks: dict[str, str], sentences: dict[str, str]) -> None:
+        """Embed chunk and sentence texts (content hash -> text) in one call, and store
+        each kind in its place."""
+        chunk_order, sentence_order = sorted(chunks), sorted(sentences)
+        if not chunk_order and not sentence_order:
             return
-        order = sorted(texts)
-        vectors = self._embedder.embed_documents([texts[h] for h in order])
+        vectors = self._embedder.embed_documents(
+            [chunks[h] for h in chunk_order] + [sentences[h] for h in sentence_order]
+        )
+        model_id = self._embedder.model_id
         if self._store.embedder_info() is None:
-            self._store.set_embedder_info(self._embedder.model_id, int(vectors.shape[1]))
-        self._store.put_embeddings(self._embedder.model_id, dict(zip(order, vectors, strict=True)))
+            self._store.set_embedder_info(model_id, int(vectors.shape[1]))
+        split = len(chunk_order)
+        self._store.put_embeddings(model_id, dict(zip(chunk_order, vectors[:split], strict=True)))
+        if sentence_order:
+            self._store.put_sentence_vectors(
+                model_id, dict(zip(sentence_order, vectors[split:], strict=True))
+            )
 
     def _flush(self) -> None:
         if not self._pending:
@@ -158,13 +167,12 @@ class VaultIndexer:
             for chunk in pending.chunks:
                 texts.setdefault(chunk.content_hash, chunk.embed_text)
                 sentences.update(zip(chunk.sentence_hashes, chunk.sentence_texts, strict=True))
-        missing = self._store.missing_embeddings(self._embedder.model_id, texts)
-        missing_sentences = self._store.missing_embeddings(
-            self._embedder.model_id, set(sentences) - set(texts)
+        model_id = self._embedder.model_id
+        missing = self._store.missing_embeddings(model_id, texts)
+        missing_sentences = (
+            self._store.missing_sentence_vectors(model_id, sentences) if sentences else set()
         )
-        self._embed(
-            {**{h: texts[h] for h in missing}, **{h: sentences[h] for h in missing_sentences}}
-        )
+        self._embed({h: texts[h] for h in missing}, {h: sentences[h] for h in missing_sentences})
         self._report.chunks_embedded += len(missing)
         self._report.chunks_reused += len(texts) - len(missing)
         self._report.sentences_embedded += len(missing_sentences)

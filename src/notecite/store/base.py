@@ -91,11 +91,13 @@ class Store(Protocol):
       with ``model_id``; ``lexical_search`` returns BM25 scores as positive numbers (higher
       is better). Both honour the vault, folder-prefix and date filter.
     - Sentence vectors (``keeps_sentence_vectors``): ``replace_note`` keeps each chunk's
-      ``sentence_hashes``. With ``sentence_weight`` w > 0, ``vector_search`` ranks by the
-      dense score (1 - w) x chunk cosine + w x best sentence cosine (a chunk without
-      sentence vectors counts its own cosine as its best sentence) and reports it in
-      ``ChunkHit.dense``, ``score`` staying the chunk cosine; ``vector_scores`` returns the
-      dense score. A store that does not keep them treats every w as 0.
+      ``sentence_hashes``; their vectors are cached apart from chunk vectors
+      (``put_sentence_vectors``), keyed the same way. With ``sentence_weight`` w > 0,
+      ``vector_search`` ranks by the dense score (1 - w) x chunk cosine + w x best sentence
+      cosine (a chunk without sentence vectors counts its own cosine as its best sentence)
+      and reports it in ``ChunkHit.dense``, ``score`` staying the chunk cosine;
+      ``vector_scores`` returns the dense score. A store that does not keep them treats
+      every w as 0.
     """
 
     keeps_sentence_vectors: bool
@@ -129,6 +131,12 @@ class Store(Protocol):
     def missing_embeddings(self, model_id: str, content_hashes: Iterable[str]) -> set[str]: ...
 
     def put_embeddings(self, model_id: str, vectors: Mapping[str, Vectors]) -> None: ...
+
+    def missing_sentence_vectors(
+        self, model_id: str, content_hashes: Iterable[str]
+    ) -> set[str]: ...
+
+    def put_sentence_vectors(self, model_id: str, vectors: Mapping[str, Vectors]) -> None: ...
 
     def vector_search(
         self,

@@ -12,7 +12,7 @@ from pathlib import Path
 from psycopg.types.json import Jsonb
 
 from notecite.embed.base import Vectors
-from notecite.errors import VaultError
+from notecite.errors import StoreError, VaultError
 from notecite.store.base import NoteState, StoredChunk
 from notecite.store.postgres.connection import Connection, TenantConnections, describe_url
 from notecite.store.postgres.lock import advisory_index_locks
@@ -46,6 +46,11 @@ def _clean(text: str) -> str:
 
 def _utc(value: datetime | None) -> datetime | None:
     return datetime.fromtimestamp(value.timestamp(), UTC) if value else None
+
+
+_NO_SENTENCE_VECTORS = (
+    "the PostgreSQL store does not keep sentence vectors (keeps_sentence_vectors is False)"
+)
 
 
 class PostgresStore:
@@ -326,6 +331,12 @@ class PostgresStore:
                 (self.tenant_id, model_id, list(wanted)),
             ).fetchall()
         return wanted - {r[0] for r in rows}
+
+    def missing_sentence_vectors(self, model_id: str, content_hashes: Iterable[str]) -> set[str]:
+        raise StoreError(_NO_SENTENCE_VECTORS)
+
+    def put_sentence_vectors(self, model_id: str, vectors: Mapping[str, Vectors]) -> None:
+        raise StoreError(_NO_SENTENCE_VECTORS)
 
     def put_embeddings(self, model_id: str, vectors: Mapping[str, Vectors]) -> None:
         if not vectors:

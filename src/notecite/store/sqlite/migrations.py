@@ -169,11 +169,19 @@ MIGRATIONS: tuple[tuple[int, str], ...] = (
     (
         6,
         # Sentence-window vectors for max-sim scoring: each chunk lists the content hashes of
-        # its windows (a JSON array; the vectors live in embeddings like any other). Notes
-        # indexed before lose their size/mtime/hash, so the next run re-chunks them: chunk
-        # vectors come from the cache, only the sentence windows are embedded.
+        # its windows (a JSON array), whose vectors have their own table (kept apart from
+        # the chunk vectors that `store migrate` copies to a server). Notes indexed before
+        # lose their size/mtime/hash, so the next run re-chunks them: chunk vectors come
+        # from the cache, only the sentence windows are embedded.
         """
         ALTER TABLE chunks ADD COLUMN sentence_hashes TEXT NOT NULL DEFAULT '[]';
+        CREATE TABLE sentence_embeddings (
+            model_id TEXT NOT NULL,
+            content_hash TEXT NOT NULL,
+            dimensions INTEGER NOT NULL,
+            vector BLOB NOT NULL,
+            PRIMARY KEY (model_id, content_hash)
+        ) WITHOUT ROWID;
         UPDATE notes SET size = -1, mtime_ns = -1, content_hash = '' WHERE error IS NULL;
         """,
     ),

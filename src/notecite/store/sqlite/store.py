@@ -396,6 +396,18 @@ class SQLiteStore:
     # -- embeddings -------------------------------------------------------------------------
 
     def missing_embeddings(self, model_id: str, content_hashes: Iterable[str]) -> set[str]:
+        return self._missing("embeddings", model_id, content_hashes)
+
+    def put_embeddings(self, model_id: str, vectors: Mapping[str, Vectors]) -> None:
+        self._put("embeddings", model_id, vectors)
+
+    def missing_sentence_vectors(self, model_id: str, content_hashes: Iterable[str]) -> set[str]:
+        return self._missing("sentence_embeddings", model_id, content_hashes)
+
+    def put_sentence_vectors(self, model_id: str, vectors: Mapping[str, Vectors]) -> None:
+        self._put("sentence_embeddings", model_id, vectors)
+
+    def _missing(self, table: str, model_id: str, content_hashes: Iterable[str]) -> set[str]:
         wanted = set(content_hashes)
         if not wanted:
             return set()
@@ -408,19 +420,19 @@ class SQLiteStore:
                 found.update(
                     r[0]
                     for r in self.conn.execute(
-                        f"SELECT content_hash FROM embeddings WHERE model_id = ? "
+                        f"SELECT content_hash FROM {table} WHERE model_id = ? "
                         f"AND content_hash IN ({marks})",
                         (model_id, *part),
                     )
                 )
         return wanted - found
 
-    def put_embeddings(self, model_id: str, vectors: Mapping[str, Vectors]) -> None:
+    def _put(self, table: str, model_id: str, vectors: Mapping[str, Vectors]) -> None:
         if not vectors:
             return
         with self._write() as conn:
             conn.executemany(
-                "INSERT OR REPLACE INTO embeddings (model_id, content_hash, dimensions, vector) "
+                f"INSERT OR REPLACE INTO {table} (model_id, content_hash, dimensions, vector) "
                 "VALUES (?, ?, ?, ?)",
                 [
                     (model_id, h, int(v.shape[0]), np.asarray(v, dtype=np.float32).tobytes())
@@ -472,7 +484,7 @@ class SQLiteStore:
             "SELECT c.id, e.vector FROM chunks c "
             "JOIN vaults v ON v.id = c.vault_id AND v.tenant_id = ? "
             "CROSS JOIN json_each(c.sentence_hashes) j "
-            "CROSS JOIN embeddings e ON e.model_id = ? AND e.content_hash = j.value "
+            "CROSS JOIN sentence_embeddings e ON e.model_id = ? AND e.content_hash = j.value "
             "WHERE c.sentence_hashes != '[]' ORDER BY c.id, j.key",
             (self.tenant_id, model_id),
         ).fetchall()
