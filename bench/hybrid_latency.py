@@ -4,6 +4,8 @@ Per query: MiniLM query embedding + `Retriever.retrieve` (vector + BM25, 300 chu
 weighted fusion), exactly what `eval beir --pipeline hybrid` times. The embedder runs on one
 thread (``threads=1``) so that the calling thread's CPU time covers the model too: on a
 shared machine the CPU time is the cost of the code, the wall time adds the wait for a core.
+The configured sentence vectors are on (retrieval.sentence_weight); `hybrid, chunk cosine
+only` is the same query with sentence_weight 0, interleaved, as the baseline of their cost.
 The rerank stages are timed apart: the lexical rerank (retrieve with it minus without) and,
 with ``--e5 N``, the e5 model rerank of the top 20 for the first N queries (cold cache, then
 warm).
@@ -57,13 +59,19 @@ def main() -> None:
         lexical = Retriever(
             engine.store, engine.embedder.model_id, replace(base, reranker="lexical")
         )
+        cosine_only = Retriever(
+            engine.store,
+            engine.embedder.model_id,
+            replace(base, reranker="none", sentence_weight=0.0),
+        )
         queries = list(data.queries.values())
         for text in queries[:20]:  # warm-up: model, matrix, SQLite pages
             plain.retrieve(text, engine.embedder.embed_query(text), scope, CHUNKS_PER_QUERY)
-        walls: dict[str, list[float]] = {"hybrid": [], "lexical": []}
-        cpus: dict[str, list[float]] = {"hybrid": [], "lexical": []}
+        stages = (("hybrid", plain), ("lexical", lexical), ("cosine", cosine_only))
+        walls: dict[str, list[float]] = {name: [] for name, _ in stages}
+        cpus: dict[str, list[float]] = {name: [] for name, _ in stages}
         for text in queries:
-            for name, retriever in (("hybrid", plain), ("lexical", lexical)):
+            for name, retriever in stages:
                 w, c = time.perf_counter(), time.thread_time()
                 vector = engine.embedder.embed_query(text)
                 retriever.retrieve(text, vector, scope, CHUNKS_PER_QUERY)
@@ -73,6 +81,7 @@ def main() -> None:
         print("| stage | wall p50 ms | wall p95 ms | thread CPU p50 ms | thread CPU p95 ms |")
         print("| --- | --- | --- | --- | --- |")
         summary("hybrid (embedding included, no rerank)", walls["hybrid"], cpus["hybrid"])
+        summary("hybrid, chunk cosine only (sentence_weight 0)", walls["cosine"], cpus["cosine"])
         summary("hybrid + lexical rerank", walls["lexical"], cpus["lexical"])
         extra_wall = [b - a for a, b in zip(walls["hybrid"], walls["lexical"], strict=True)]
         extra_cpu = [b - a for a, b in zip(cpus["hybrid"], cpus["lexical"], strict=True)]

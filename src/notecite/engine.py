@@ -278,7 +278,11 @@ class Engine:
             flt,
             limit,
             max(settings.candidates, limit),
-            HybridWeights(settings.vector_weight, settings.bm25_weight),
+            HybridWeights(
+                settings.vector_weight,
+                settings.bm25_weight,
+                self.settings.retrieval.sentence_weight,
+            ),
         )
         chunks = self.store.fetch_chunks([c.rowid for c in scored])
         results = []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -85,3 +86,57 @@ def test_recency_halves_every_half_life() -> None:
     assert recency_score(datetime(2026, 1, 1, tzinfo=UTC), now, 365) == pytest.approx(1.0)
     assert recency_score(datetime(2025, 1, 1, tzinfo=UTC), now, 365) == pytest.approx(0.5)
     assert recency_score(None, now, 365) == 0.5
+
+
+# One line of a long note answers the question; the short note only shares a few words.
+LONG_NOTE = (
+    "---\ntitle: Field notes\n---\n# Field notes\n"
+    + "\n".join(
+        [
+            "Rainfall was measured daily at the northern ridge station.",
+            "Soil samples were sealed and labelled before transport.",
+            "The herbarium sheets dried slowly in the humid weather.",
+            "Our canoe leaked near the portage so we patched the hull with resin.",
+            "Lichen growth on the granite boulders was photographed weekly.",
+            "Night temperatures dropped below freezing twice in October.",
+            "Three moose crossed the valley floor at dawn on Tuesday.",
+            "The camp stove needed a new gasket after the second week.",
+            "Bird counts were highest along the marsh edge after rain.",
+            "We mapped the beaver dams on the eastern creek in detail.",
+            "Mosquito nets were essential for sleeping in the lowland camp.",
+            "The satellite phone battery lasted four days between charges.",
+        ]
+    )
+    + "\n"
+)
+SHORT_NOTE = "---\ntitle: Supplies\n---\n# Supplies\nResin, hull tape.\n"
+
+
+def test_sentence_vectors_lift_the_note_with_the_matching_line(
+    engine: Engine, make_vault: Callable[..., Path]
+) -> None:
+    engine.add_vault("v", make_vault({"field.md": LONG_NOTE, "supplies.md": SHORT_NOTE}))
+    (report,) = engine.index()
+    assert report.sentences_embedded >= 6
+    vault = engine.vault("v")
+    question = "canoe leaked portage patched hull resin"
+    query = engine.embedder.embed_query(question)
+    ranked = {}
+    for weight in (0.0, 0.5):
+        options = replace(
+            engine.retrieval_options("vector"), sentence_weight=weight, reranker="none"
+        )
+        retriever = Retriever(engine.store, engine.embedder.model_id, options)
+        found = retriever.retrieve(question, query, [Scope(vault, "", 1.0)], 10).candidates
+        ranked[weight] = [c.chunk.rel_path for c in found]
+        cosines = engine.store.vector_scores(
+            engine.embedder.model_id, query, [c.rowid for c in found]
+        )
+        dense = engine.store.vector_scores(
+            engine.embedder.model_id, query, [c.rowid for c in found], weight
+        )
+        for cand in found:  # the gate's cosine stays the chunk's own; fusion ranks by dense
+            assert cand.score_vector == pytest.approx(cosines[cand.rowid], abs=1e-6)
+            assert cand.score_dense == pytest.approx(dense[cand.rowid], abs=1e-6)
+    assert ranked[0.0][0] == "supplies.md"
+    assert ranked[0.5][0] == "field.md"

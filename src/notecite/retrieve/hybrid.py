@@ -30,6 +30,7 @@ class HybridWeights:
 
     vector: float = 0.7
     bm25: float = 0.3
+    sentence: float = 0.0  # the vector signal mixes in the best sentence cosine by this
 
 
 def hybrid_search(
@@ -44,19 +45,23 @@ def hybrid_search(
 ) -> list[ScoredCandidate]:
     """Top ``limit`` chunks by weighted vector + normalised BM25 score.
 
-    With ``query_vector`` None (the embedder failed), ranking is by BM25 alone.
+    The vector signal is the dense score (chunk cosine mixed with the best sentence cosine
+    by ``weights.sentence``); ``score_vector`` reports the chunk cosine. With
+    ``query_vector`` None (the embedder failed), ranking is by BM25 alone.
     """
     vector_hits = (
-        store.vector_search(model_id, query_vector, flt, candidates)
+        store.vector_search(model_id, query_vector, flt, candidates, weights.sentence)
         if query_vector is not None
         else []
     )
     lexical_hits = store.lexical_search(query_text, flt, candidates)
-    vector = {h.chunk_rowid: h.score for h in vector_hits}
+    cosine = {h.chunk_rowid: h.score for h in vector_hits}
+    vector = {h.chunk_rowid: h.score if h.dense is None else h.dense for h in vector_hits}
     bm25 = {h.chunk_rowid: h.score for h in lexical_hits}
     if query_vector is not None:
         missing = [r for r in bm25 if r not in vector]
-        vector.update(store.vector_scores(model_id, query_vector, missing))
+        cosine.update(store.vector_scores(model_id, query_vector, missing))
+        vector.update(store.vector_scores(model_id, query_vector, missing, weights.sentence))
     best_bm25 = max(bm25.values(), default=0.0)
     w_vec = weights.vector if query_vector is not None else 0.0
     total = (w_vec + weights.bm25) or 1.0
@@ -66,6 +71,6 @@ def hybrid_search(
         raw = bm25.get(rowid, 0.0)
         norm = raw / best_bm25 if best_bm25 > 0 else 0.0
         combined = (w_vec * v + weights.bm25 * norm) / total
-        scored.append(ScoredCandidate(rowid, vector.get(rowid, 0.0), raw, norm, combined))
+        scored.append(ScoredCandidate(rowid, cosine.get(rowid, 0.0), raw, norm, combined))
     scored.sort(key=lambda c: (-c.score, c.rowid))
     return scored[:limit]
