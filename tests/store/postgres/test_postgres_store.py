@@ -85,6 +85,7 @@ def test_every_table_has_forced_row_level_security(store: PostgresStore, pg_url:
         "meta",
         "notes",
         "schema_migrations",
+        "sentence_embeddings",
         "tenant_roles",
         "tenants",
         "vaults",

@@ -217,7 +217,39 @@ $migration$;
 REVOKE ALL ON FUNCTION notecite_tenant_id(text) FROM PUBLIC;
 """
 
-MIGRATIONS: tuple[tuple[int, str], ...] = ((1, _SCHEMA), (2, _CHAT), (3, _NAMED_TENANTS))
+# Sentence-window vectors, as in the SQLite store's migration 6: each chunk lists the
+# content hashes of its windows, whose vectors have their own table (kept apart from the
+# chunk vectors that `store migrate` copies, and with no HNSW index: a search re-scores only
+# the chunks it found by their own vectors). Notes indexed before lose their size, mtime and
+# hash, so the next run re-chunks them (chunk vectors come from the cache). Row-level
+# security is forced on the owner too, so the update lifts it for this transaction (which
+# holds the table's lock until it commits) to reach every tenant's notes.
+_SENTENCE_VECTORS = (
+    """
+ALTER TABLE chunks ADD COLUMN sentence_hashes text[] NOT NULL DEFAULT '{}';
+CREATE TABLE sentence_embeddings (
+    tenant_id bigint NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
+    model_id text NOT NULL,
+    content_hash text NOT NULL,
+    dimensions integer NOT NULL CHECK (dimensions > 0),
+    vector vector NOT NULL CHECK (vector_dims(vector) = dimensions),
+    PRIMARY KEY (tenant_id, model_id, content_hash)
+);
+"""
+    + _row_security("sentence_embeddings")
+    + """
+ALTER TABLE notes NO FORCE ROW LEVEL SECURITY;
+UPDATE notes SET size = -1, mtime_ns = -1, content_hash = '' WHERE error IS NULL;
+ALTER TABLE notes FORCE ROW LEVEL SECURITY;
+"""
+)
+
+MIGRATIONS: tuple[tuple[int, str], ...] = (
+    (1, _SCHEMA),
+    (2, _CHAT),
+    (3, _NAMED_TENANTS),
+    (4, _SENTENCE_VECTORS),
+)
 
 
 def ensure_pgvector(conn: psycopg.Connection[Any]) -> None:

@@ -1,8 +1,8 @@
 """SQL of the PostgreSQL store's searches, with every filter pushed into the query.
 
-Each builder returns a query and its parameters. Queries name chunks ``c``, notes ``n`` and
-embeddings ``e``, and repeat the tenant condition that row-level security also enforces (it
-lets the planner use the ``(tenant_id, ...)`` indexes).
+Each builder returns a query and its parameters. Queries name chunks ``c``, notes ``n``,
+embeddings ``e`` and sentence embeddings ``s``, and repeat the tenant condition that
+row-level security also enforces (it lets the planner use the ``(tenant_id, ...)`` indexes).
 """
 
 from __future__ import annotations
@@ -130,10 +130,10 @@ def lexical_query(tenant_id: int, tsquery: str, flt: SearchFilter, limit: int) -
     return query, [tsquery, tenant_id, *params, limit]
 
 
-def _model_condition(model_id: str, dimensions: int) -> sql.Composed:
+def _model_condition(model_id: str, dimensions: int, alias: str = "e") -> sql.Composed:
     # Literals, not parameters: the planner must see that the partial index applies.
-    return sql.SQL("e.model_id = {model} AND e.dimensions = {dims}").format(
-        model=sql.Literal(model_id), dims=sql.Literal(dimensions)
+    return sql.SQL("{alias}.model_id = {model} AND {alias}.dimensions = {dims}").format(
+        alias=sql.Identifier(alias), model=sql.Literal(model_id), dims=sql.Literal(dimensions)
     )
 
 
@@ -179,4 +179,23 @@ def scores_query(tenant_id: int, model_id: str, query: Vectors, rowids: Sequence
         "JOIN embeddings e ON e.tenant_id = c.tenant_id AND e.content_hash = c.content_hash "
         "WHERE c.tenant_id = %s AND c.id = ANY(%s) AND {model}"
     ).format(model=_model_condition(model_id, len(query)))
+    return text, [vector_literal(query), tenant_id, list(rowids)]
+
+
+def sentence_scores_query(
+    tenant_id: int, model_id: str, query: Vectors, rowids: Sequence[int]
+) -> Query:
+    """Best sentence cosine of each of the given chunks (one without sentence vectors of
+    ``model_id`` gives no row).
+
+    Sentence vectors have no HNSW index: they are looked up by key for the few chunks a
+    search has already found by their own vectors.
+    """
+    text = sql.SQL(
+        "SELECT c.id, max(1 - (s.vector <=> %s::vector)) FROM chunks c "
+        "CROSS JOIN LATERAL unnest(c.sentence_hashes) AS h(content_hash) "
+        "JOIN sentence_embeddings s ON s.tenant_id = c.tenant_id "
+        "AND s.content_hash = h.content_hash AND {model} "
+        "WHERE c.tenant_id = %s AND c.id = ANY(%s) GROUP BY c.id"
+    ).format(model=_model_condition(model_id, len(query), "s"))
     return text, [vector_literal(query), tenant_id, list(rowids)]

@@ -9,10 +9,11 @@ from contextlib import AbstractContextManager, contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 
+from psycopg import sql
 from psycopg.types.json import Jsonb
 
 from notecite.embed.base import Vectors
-from notecite.errors import StoreError, VaultError
+from notecite.errors import VaultError
 from notecite.store.base import NoteState, StoredChunk
 from notecite.store.postgres.connection import Connection, TenantConnections, describe_url
 from notecite.store.postgres.lock import advisory_index_locks
@@ -23,9 +24,11 @@ from notecite.store.postgres.search import (
     hnsw_index_sql,
     lexical_query,
     scores_query,
+    sentence_scores_query,
     tsquery_text,
     vector_literal,
 )
+from notecite.store.sqlite.vectors import SENTENCE_POOL, SENTENCE_POOL_FACTOR
 from notecite.types import Chunk, ChunkHit, FailedFile, NoteRecord, SearchFilter, Vault, VaultStatus
 
 logger = logging.getLogger(__name__)
@@ -48,11 +51,6 @@ def _utc(value: datetime | None) -> datetime | None:
     return datetime.fromtimestamp(value.timestamp(), UTC) if value else None
 
 
-_NO_SENTENCE_VECTORS = (
-    "the PostgreSQL store does not keep sentence vectors (keeps_sentence_vectors is False)"
-)
-
-
 class PostgresStore:
     """The server :class:`~notecite.store.Store`: PostgreSQL 16 with pgvector.
 
@@ -63,13 +61,16 @@ class PostgresStore:
     Args:
         url: a libpq connection string or ``postgresql://`` URL.
         tenant_id: the tenant whose rows this store reads and writes.
-        ef_search: ``hnsw.ef_search`` of vector searches (raised to the search's limit).
+        ef_search: ``hnsw.ef_search`` of vector searches (raised to the search's limit, or
+            to its sentence pool).
         pool_size: the most connections the pool opens.
 
-    Sentence vectors are not kept here yet: vector search ranks by chunk cosine alone.
+    Sentence vectors live in ``sentence_embeddings``, which has no HNSW index: with a
+    sentence weight, a vector search re-scores the pool of chunks found by their own
+    vectors.
     """
 
-    keeps_sentence_vectors = False
+    keeps_sentence_vectors = True
 
     def __init__(
         self, url: str, *, tenant_id: int = 1, ef_search: int = 200, pool_size: int = 10
@@ -227,13 +228,16 @@ class PostgresStore:
                 return
             conn.execute(
                 "INSERT INTO chunks (tenant_id, chunk_id, note_id, vault_id, chunk_index, "
-                "title, heading_path, text, line_start, line_end, token_count, content_hash) "
+                "title, heading_path, text, line_start, line_end, token_count, content_hash, "
+                "sentence_hashes) "
                 "SELECT n.tenant_id, c.chunk_id, n.id, n.vault_id, c.chunk_index, %s, "
                 "c.heading_path, c.text, c.line_start, c.line_end, c.token_count, "
-                "c.content_hash FROM notes n, "
+                "c.content_hash, "
+                "string_to_array(c.sentence_hashes, ' ') FROM notes n, "
                 "unnest(%s::text[], %s::int[], %s::text[], %s::text[], %s::int[], %s::int[], "
-                "%s::int[], %s::text[]) WITH ORDINALITY AS c(chunk_id, chunk_index, "
-                "heading_path, text, line_start, line_end, token_count, content_hash, position) "
+                "%s::int[], %s::text[], %s::text[]) WITH ORDINALITY AS c(chunk_id, "
+                "chunk_index, heading_path, text, line_start, line_end, token_count, "
+                "content_hash, sentence_hashes, position) "
                 "WHERE n.tenant_id = %s AND n.vault_id = %s AND n.rel_path = %s "
                 "ORDER BY c.position",
                 (
@@ -246,6 +250,9 @@ class PostgresStore:
                     [c.line_end for c in chunks],
                     [c.token_count for c in chunks],
                     [c.content_hash for c in chunks],
+                    # one list per chunk, of any length: unnest cannot take a ragged
+                    # text[][], so each goes as one string of its (hex) hashes
+                    [" ".join(c.sentence_hashes) for c in chunks],
                     *key,
                 ),
             )
@@ -321,35 +328,48 @@ class PostgresStore:
     # -- embeddings -------------------------------------------------------------------------
 
     def missing_embeddings(self, model_id: str, content_hashes: Iterable[str]) -> set[str]:
-        wanted = set(content_hashes)
-        if not wanted:
-            return set()
-        with self._tx() as conn:
-            rows = conn.execute(
-                "SELECT content_hash FROM embeddings "
-                "WHERE tenant_id = %s AND model_id = %s AND content_hash = ANY(%s)",
-                (self.tenant_id, model_id, list(wanted)),
-            ).fetchall()
-        return wanted - {r[0] for r in rows}
-
-    def missing_sentence_vectors(self, model_id: str, content_hashes: Iterable[str]) -> set[str]:
-        raise StoreError(_NO_SENTENCE_VECTORS)
-
-    def put_sentence_vectors(self, model_id: str, vectors: Mapping[str, Vectors]) -> None:
-        raise StoreError(_NO_SENTENCE_VECTORS)
+        return self._missing("embeddings", model_id, content_hashes)
 
     def put_embeddings(self, model_id: str, vectors: Mapping[str, Vectors]) -> None:
         if not vectors:
             return
         for dims in sorted({len(v) for v in vectors.values()}):
             self._ensure_hnsw(model_id, dims)
+        self._put("embeddings", model_id, vectors)
+
+    def missing_sentence_vectors(self, model_id: str, content_hashes: Iterable[str]) -> set[str]:
+        return self._missing("sentence_embeddings", model_id, content_hashes)
+
+    def put_sentence_vectors(self, model_id: str, vectors: Mapping[str, Vectors]) -> None:
+        # No HNSW index: searches look sentence vectors up by key (see vector_search).
+        self._put("sentence_embeddings", model_id, vectors)
+
+    def _missing(self, table: str, model_id: str, content_hashes: Iterable[str]) -> set[str]:
+        wanted = set(content_hashes)
+        if not wanted:
+            return set()
+        with self._tx() as conn:
+            rows = conn.execute(
+                sql.SQL(
+                    "SELECT content_hash FROM {table} "
+                    "WHERE tenant_id = %s AND model_id = %s AND content_hash = ANY(%s)"
+                ).format(table=sql.Identifier(table)),
+                (self.tenant_id, model_id, list(wanted)),
+            ).fetchall()
+        return wanted - {r[0] for r in rows}
+
+    def _put(self, table: str, model_id: str, vectors: Mapping[str, Vectors]) -> None:
+        if not vectors:
+            return
         with self._tx() as conn:
             # Sorted, so that two writers of overlapping batches lock rows in the same order.
             conn.cursor().executemany(
-                "INSERT INTO embeddings (tenant_id, model_id, content_hash, dimensions, vector) "
-                "VALUES (%s, %s, %s, %s, %s::vector) "
-                "ON CONFLICT (tenant_id, model_id, content_hash) DO UPDATE "
-                "SET dimensions = excluded.dimensions, vector = excluded.vector",
+                sql.SQL(
+                    "INSERT INTO {table} (tenant_id, model_id, content_hash, dimensions, vector) "
+                    "VALUES (%s, %s, %s, %s, %s::vector) "
+                    "ON CONFLICT (tenant_id, model_id, content_hash) DO UPDATE "
+                    "SET dimensions = excluded.dimensions, vector = excluded.vector"
+                ).format(table=sql.Identifier(table)),
                 [
                     (self.tenant_id, model_id, h, len(vectors[h]), vector_literal(vectors[h]))
                     for h in sorted(vectors)
@@ -433,20 +453,59 @@ class PostgresStore:
         sentence_weight: float = 0.0,
     ) -> list[ChunkHit]:
         """Nearest chunks by the HNSW index, or by exact search when the index scan (which
-        filters after it has found ``hnsw.ef_search`` candidates) came up short."""
+        filters after it has found ``hnsw.ef_search`` candidates) came up short.
+
+        With ``sentence_weight`` > 0 the search fetches a pool of max(SENTENCE_POOL,
+        SENTENCE_POOL_FACTOR x limit) chunks that way (``hnsw.ef_search`` raised to it, up to
+        pgvector's bound), looks up the best sentence cosine of each, and keeps the ``limit``
+        best by dense score.
+        """
         if limit <= 0 or not len(query):
             return []
-        ef_search = min(max(self.ef_search, limit), _MAX_EF_SEARCH)
+        mixed = sentence_weight > 0
+        fetch = max(SENTENCE_POOL, SENTENCE_POOL_FACTOR * limit) if mixed else limit
+        ef_search = min(max(self.ef_search, fetch), _MAX_EF_SEARCH)
         with self._tx(ef_search=ef_search) as conn:
             rows = conn.execute(
-                *approximate_query(self.tenant_id, model_id, query, flt, limit)
+                *approximate_query(self.tenant_id, model_id, query, flt, fetch)
             ).fetchall()
+            # Short of the limit: the filter dropped too many of the index's candidates.
+            # (A pool short of its size but holding ``limit`` rows is kept as it is.)
             if len(rows) < limit:
                 rows = conn.execute(
-                    *exact_query(self.tenant_id, model_id, query, flt, limit)
+                    *exact_query(self.tenant_id, model_id, query, flt, fetch)
                 ).fetchall()
-        hits = [ChunkHit(int(r[0]), float(r[1])) for r in rows]
-        return sorted(hits, key=lambda h: (-h.score, h.chunk_rowid))
+            cosines = {int(r[0]): float(r[1]) for r in rows}
+            if not mixed:
+                hits = [ChunkHit(rowid, score) for rowid, score in cosines.items()]
+                return sorted(hits, key=lambda h: (-h.score, h.chunk_rowid))
+            dense = self._dense(conn, model_id, query, cosines, sentence_weight)
+        hits = [ChunkHit(rowid, cosines[rowid], dense[rowid]) for rowid in cosines]
+        hits.sort(key=lambda h: (-dense[h.chunk_rowid], h.chunk_rowid))
+        return hits[:limit]
+
+    def _dense(
+        self,
+        conn: Connection,
+        model_id: str,
+        query: Vectors,
+        cosines: Mapping[int, float],
+        weight: float,
+    ) -> dict[int, float]:
+        """(1 - weight) x chunk cosine + weight x best sentence cosine of each chunk in
+        ``cosines`` (a chunk without sentence vectors counts its cosine as its best)."""
+        if not cosines:
+            return {}
+        best = {
+            int(r[0]): float(r[1])
+            for r in conn.execute(
+                *sentence_scores_query(self.tenant_id, model_id, query, list(cosines))
+            )
+        }
+        return {
+            rowid: (1.0 - weight) * cosine + weight * best.get(rowid, cosine)
+            for rowid, cosine in cosines.items()
+        }
 
     def vector_scores(
         self, model_id: str, query: Vectors, rowids: Sequence[int], sentence_weight: float = 0.0
@@ -455,7 +514,10 @@ class PostgresStore:
             return {}
         with self._tx() as conn:
             rows = conn.execute(*scores_query(self.tenant_id, model_id, query, rowids))
-            return {int(r[0]): float(r[1]) for r in rows}
+            cosines = {int(r[0]): float(r[1]) for r in rows}
+            if sentence_weight <= 0:
+                return cosines
+            return self._dense(conn, model_id, query, cosines, sentence_weight)
 
     def lexical_search(self, query: str, flt: SearchFilter, limit: int) -> list[ChunkHit]:
         tsquery = tsquery_text(query)
