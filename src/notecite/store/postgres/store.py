@@ -28,7 +28,7 @@ from notecite.store.postgres.search import (
     tsquery_text,
     vector_literal,
 )
-from notecite.store.sqlite.vectors import SENTENCE_POOL, SENTENCE_POOL_FACTOR
+from notecite.store.sqlite.vectors import SENTENCE_POOL_FACTOR
 from notecite.types import Chunk, ChunkHit, FailedFile, NoteRecord, SearchFilter, Vault, VaultStatus
 
 logger = logging.getLogger(__name__)
@@ -455,15 +455,16 @@ class PostgresStore:
         """Nearest chunks by the HNSW index, or by exact search when the index scan (which
         filters after it has found ``hnsw.ef_search`` candidates) came up short.
 
-        With ``sentence_weight`` > 0 the search fetches a pool of max(SENTENCE_POOL,
-        SENTENCE_POOL_FACTOR x limit) chunks that way (``hnsw.ef_search`` raised to it, up to
-        pgvector's bound), looks up the best sentence cosine of each, and keeps the ``limit``
-        best by dense score.
+        With ``sentence_weight`` > 0 the search fetches a pool of max(``ef_search``,
+        SENTENCE_POOL_FACTOR x limit) chunks that way (what the index scan visits anyway, so
+        the default ``hnsw.ef_search`` of 200 is not raised for small limits; SQLite, whose
+        pool costs nothing to widen, re-scores SENTENCE_POOL), looks up the best sentence
+        cosine of each, and keeps the ``limit`` best by dense score.
         """
         if limit <= 0 or not len(query):
             return []
         mixed = sentence_weight > 0
-        fetch = max(SENTENCE_POOL, SENTENCE_POOL_FACTOR * limit) if mixed else limit
+        fetch = max(self.ef_search, SENTENCE_POOL_FACTOR * limit) if mixed else limit
         ef_search = min(max(self.ef_search, fetch), _MAX_EF_SEARCH)
         with self._tx(ef_search=ef_search) as conn:
             rows = conn.execute(
