@@ -22,24 +22,20 @@ scores its best chunk. Also e5 alone, and e5 in place of MiniLM.
 from __future__ import annotations
 
 import argparse
-import pickle
 import sqlite3
 import time
 from pathlib import Path
 from statistics import mean
-from typing import Any
 
 import numpy as np
-import pytrec_eval
 
+from _signals import OUT, FusionScorer, load_dump
 from notecite.evaluate.beir_data import load_beir
 from notecite.retrieve.rerankers.base import Passage
 from notecite.retrieve.rerankers.e5 import E5Reranker
 
 REPO = Path(__file__).resolve().parents[1]
-OUT = REPO / "bench" / "out"
 CACHE = OUT / "e5" / "e5-passages.db"
-Array = np.ndarray[Any, Any]
 
 
 def chunk_passages(db: Path) -> tuple[list[int], list[str]]:
@@ -93,11 +89,6 @@ def embed(args: argparse.Namespace) -> None:
     reranker.close()
 
 
-def min_max(x: Array) -> Array:
-    low, high = float(x.min()), float(x.max())
-    return (x - low) / (high - low) if high - low > 1e-12 else np.ones_like(x)
-
-
 VARIANTS: list[tuple[str, dict[str, float]]] = [
     ("MiniLM only", {"wv": 1.0}),
     ("e5 only", {"we": 1.0}),
@@ -113,15 +104,9 @@ VARIANTS: list[tuple[str, dict[str, float]]] = [
 ]
 
 
-class E5Study:
+class E5Study(FusionScorer):
     def __init__(self, home: Path, split: str, depth: int) -> None:
-        with (OUT / f"scifact-signals-{split}.pkl").open("rb") as handle:
-            self.d = pickle.load(handle)
-        self.depth = depth
-        self.cos = self.d["cos"].astype(np.float32)
-        self.rowids = self.d["rowids"]
-        self.docs: list[str] = self.d["docs"]
-        self.row_index = {int(r): i for i, r in enumerate(self.rowids)}
+        super().__init__(load_dump(split), depth)
         ids, texts = chunk_passages(home / "eval" / "scifact.db")
         if ids != [int(r) for r in self.rowids]:
             raise SystemExit("the signal dump and the index disagree on the chunks")
@@ -137,39 +122,10 @@ class E5Study:
         if [str(q) for q in saved["qids"]] != list(self.d["qids"]):
             raise SystemExit("query vectors and the signal dump disagree on the queries")
         self.e5 = (saved["qvecs"] @ matrix.T).astype(np.float32)
-        qrels = {q: dict(v) for q, v in self.d["qrels"].items()}
-        self.evaluator = pytrec_eval.RelevanceEvaluator(qrels, {"ndcg_cut.10", "recall.100"})
 
-    def top(self, scores: Array) -> list[int]:
-        return np.argpartition(-scores, self.depth)[: self.depth].tolist()
-
-    def run(self, wv: float = 0.0, wb: float = 0.0, we: float = 0.0) -> tuple[float, float]:
-        out: dict[str, dict[str, float]] = {}
-        for qi, qid in enumerate(self.d["qids"]):
-            bm25 = self.d["bm25"]["t2h1.5b1"][qi]
-            top_b = [self.row_index[r] for r in sorted(bm25, key=lambda r: -bm25[r])[: self.depth]]
-            pools = [top_b] if wb else []
-            pools += [self.top(self.cos[qi])] if wv else []
-            pools += [self.top(self.e5[qi])] if we else []
-            idx = np.array(list(dict.fromkeys(i for pool in pools for i in pool)))
-            scores = np.zeros(len(idx))
-            if wv:
-                scores += wv * min_max(self.cos[qi][idx])
-            if wb:
-                scores += wb * min_max(np.array([bm25.get(int(self.rowids[i]), 0.0) for i in idx]))
-            if we:
-                scores += we * min_max(self.e5[qi][idx])
-            best: dict[str, float] = {}
-            for o in np.argsort(-scores):
-                best.setdefault(self.docs[idx[o]], float(scores[o]))
-                if len(best) == 100:
-                    break
-            out[qid] = best
-        per_query = self.evaluator.evaluate(out)
-        return (
-            mean(v["ndcg_cut_10"] for v in per_query.values()),
-            mean(v["recall_100"] for v in per_query.values()),
-        )
+    def variant(self, wv: float = 0.0, wb: float = 0.0, we: float = 0.0) -> tuple[float, float]:
+        """wv x MiniLM + wb x BM25 + we x e5 cosine, each min-max normalised."""
+        return self.run([(wv, self.cos), (we, self.e5)], wb)
 
 
 def score(args: argparse.Namespace) -> None:
@@ -178,7 +134,7 @@ def score(args: argparse.Namespace) -> None:
     print(f"| variant ({args.split}, {len(study.d['qids'])} queries) | nDCG@10 | R@100 |")
     print("| --- | --- | --- |")
     for label, kw in variants:
-        ndcg, recall = study.run(**kw)
+        ndcg, recall = study.variant(**kw)
         print(f"| {label} | {ndcg:.4f} | {recall:.4f} |", flush=True)
 
 

@@ -5,9 +5,10 @@ sentence a claim is about. This study embeds every sentence of every chunk of th
 (with the note title in front, as the chunk text has it) with the bundled MiniLM, and scores a
 chunk's dense signal as a mix of its own cosine and its best sentence's cosine.
 
-Step 1 (`embed`, ~8 min on two cores) splits each chunk of the SciFact index that
-`notecite eval beir` built under --home into sentences (notecite.chunking.sentences) and
-embeds "title\\nsentence"; vectors are cached in bench/out/maxsim/.
+Step 1 (`embed`, ~8 min on two cores) splits each chunk of the signal dumps (which
+bench/scifact_signals.py reads from the index `notecite eval beir` built under --home) into
+sentences (notecite.chunking.sentences) and embeds "title\\nsentence"; vectors are cached
+by text in bench/out/maxsim/, so a re-run after the dumps change embeds only new text.
 
 Step 2 (`score`, seconds) reads the signal dumps of bench/scifact_signals.py and scores, on
 --split, the eval's weighted hybrid (min-max fusion over the union of the top --depth chunks
@@ -22,29 +23,19 @@ a x chunk cosine + (1 - a) x best sentence cosine, for a grid of a and of the BM
 from __future__ import annotations
 
 import argparse
-import pickle
 import time
 from pathlib import Path
-from statistics import mean
 from typing import Any
 
 import numpy as np
-import pytrec_eval
 
+from _signals import OUT, Array, FusionScorer, load_dump
 from notecite.chunking.sentences import sentence_windows
 from notecite.config import load_settings
 from notecite.embed.registry import create_embedder
 
 REPO = Path(__file__).resolve().parents[1]
-OUT = REPO / "bench" / "out"
 CACHE = OUT / "maxsim"
-Array = np.ndarray[Any, Any]
-
-
-def load_dump(split: str) -> dict[str, Any]:
-    with (OUT / f"scifact-signals-{split}.pkl").open("rb") as handle:
-        data: dict[str, Any] = pickle.load(handle)
-    return data
 
 
 def sentence_texts(texts: list[str], titles: list[str]) -> tuple[list[str], Array]:
@@ -62,78 +53,54 @@ def embed(args: argparse.Namespace) -> None:
     dump = load_dump("test")
     texts, owner = sentence_texts(dump["texts"], dump["titles"])
     print(f"{len(texts)} sentence windows for {len(dump['texts'])} chunks")
+    cached: dict[str, Array] = {}
+    if (CACHE / "sentences.npz").exists():  # vectors of an earlier run, by text
+        saved = np.load(CACHE / "sentences.npz")
+        cached = dict(zip(saved["texts"].tolist(), saved["vectors"], strict=True))
+    todo = sorted({t for t in texts if t not in cached})
     embedder = create_embedder(load_settings(home=args.home).embedder)
     started = time.perf_counter()
-    parts = []
-    for start in range(0, len(texts), args.batch):
-        parts.append(embedder.embed_documents(texts[start : start + args.batch]))
-        done = min(start + args.batch, len(texts))
+    for start in range(0, len(todo), args.batch):
+        part = todo[start : start + args.batch]
+        cached.update(zip(part, embedder.embed_documents(part), strict=True))
+        done = min(start + args.batch, len(todo))
         rate = done / (time.perf_counter() - started)
-        print(f"{done}/{len(texts)} ({rate:.0f}/s)", flush=True)
-    vectors = np.vstack(parts).astype(np.float32)
-    elapsed = time.perf_counter() - started
-    print(f"embedded {len(texts)} windows in {elapsed:.0f} s ({len(texts) / elapsed:.0f}/s)")
+        print(f"{done}/{len(todo)} ({rate:.0f}/s)", flush=True)
+    if todo:
+        elapsed = time.perf_counter() - started
+        print(f"embedded {len(todo)} windows in {elapsed:.0f} s ({len(todo) / elapsed:.0f}/s)")
+    vectors = np.vstack([cached[t] for t in texts]).astype(np.float32)
     CACHE.mkdir(parents=True, exist_ok=True)
-    np.savez(CACHE / "sentences.npz", vectors=vectors, owner=owner, rowids=dump["rowids"])
+    np.savez(
+        CACHE / "sentences.npz",
+        vectors=vectors,
+        owner=owner,
+        rowids=dump["rowids"],
+        texts=np.array(texts),
+    )
 
 
-def min_max(x: Array) -> Array:
-    low, high = float(x.min()), float(x.max())
-    return (x - low) / (high - low) if high - low > 1e-12 else np.ones_like(x)
-
-
-class MaxSimStudy:
+class MaxSimStudy(FusionScorer):
     def __init__(self, split: str, depth: int) -> None:
-        self.d = load_dump(split)
+        super().__init__(load_dump(split), depth)
         saved = np.load(CACHE / "sentences.npz")
-        if not np.array_equal(saved["rowids"], self.d["rowids"]):
+        if not np.array_equal(saved["rowids"], self.rowids):
             raise SystemExit("the sentence vectors and the signal dump disagree on the chunks")
-        self.depth = depth
-        self.cos = self.d["cos"].astype(np.float32)
-        self.rowids = self.d["rowids"]
-        self.docs: list[str] = self.d["docs"]
-        self.row_index = {int(r): i for i, r in enumerate(self.rowids)}
         sent_cos = self.d["qvecs"] @ saved["vectors"].T
         owner = saved["owner"]
         # Best sentence per chunk; chunks with no sentence window keep their own cosine.
-        best = self.cos.copy()
-        best[:] = -1.0
+        best = np.full_like(self.cos, -1.0)
         order = np.argsort(owner, kind="stable")
         owner_sorted = owner[order]
         starts = np.flatnonzero(np.r_[True, owner_sorted[1:] != owner_sorted[:-1]])
-        maxed = np.maximum.reduceat(sent_cos[:, order], starts, axis=1)
-        best[:, owner_sorted[starts]] = maxed
+        best[:, owner_sorted[starts]] = np.maximum.reduceat(sent_cos[:, order], starts, axis=1)
         self.sent = np.where(best < -0.5, self.cos, best).astype(np.float32)
-        qrels = {q: dict(v) for q, v in self.d["qrels"].items()}
-        self.evaluator = pytrec_eval.RelevanceEvaluator(qrels, {"ndcg_cut.10", "recall.100"})
 
-    def top(self, scores: Array) -> list[int]:
-        return np.argpartition(-scores, self.depth)[: self.depth].tolist()
-
-    def run(self, a: float, wv: float, wb: float, cols: str = "t2h1.5b1") -> tuple[float, float]:
-        out: dict[str, dict[str, float]] = {}
-        for qi, qid in enumerate(self.d["qids"]):
-            dense = a * self.cos[qi] + (1 - a) * self.sent[qi]
-            bm25 = self.d["bm25"][cols][qi]
-            top_b = [self.row_index[r] for r in sorted(bm25, key=lambda r: -bm25[r])[: self.depth]]
-            pools = ([top_b] if wb else []) + ([self.top(dense)] if wv else [])
-            idx = np.array(list(dict.fromkeys(i for pool in pools for i in pool)))
-            scores = np.zeros(len(idx))
-            if wv:
-                scores += wv * min_max(dense[idx])
-            if wb:
-                scores += wb * min_max(np.array([bm25.get(int(self.rowids[i]), 0.0) for i in idx]))
-            best: dict[str, float] = {}
-            for o in np.argsort(-scores):
-                best.setdefault(self.docs[idx[o]], float(scores[o]))
-                if len(best) == 100:
-                    break
-            out[qid] = best
-        per_query = self.evaluator.evaluate(out)
-        return (
-            mean(v["ndcg_cut_10"] for v in per_query.values()),
-            mean(v["recall_100"] for v in per_query.values()),
-        )
+    def variant(
+        self, a: float, wv: float, wb: float, cols: str = "t2h1.5b1"
+    ) -> tuple[float, float]:
+        """Dense = a x chunk cosine + (1 - a) x best sentence cosine, fused with BM25."""
+        return self.run([(wv, a * self.cos + (1 - a) * self.sent)], wb, cols)
 
 
 VARIANTS: list[tuple[str, dict[str, Any]]] = [
@@ -165,7 +132,7 @@ def score(args: argparse.Namespace) -> None:
     print(f"| variant ({args.split}, {len(study.d['qids'])} queries) | nDCG@10 | R@100 |")
     print("| --- | --- | --- |")
     for label, kw in variants:
-        ndcg, recall = study.run(**kw)
+        ndcg, recall = study.variant(**kw)
         print(f"| {label} | {ndcg:.4f} | {recall:.4f} |", flush=True)
 
 
