@@ -155,6 +155,10 @@ class RetrievalSettings(_Section):
         default=0.5, ge=0, le=1, description="share of the model's score in the final score"
     )
     e5_cache: bool = Field(default=True, description="keep e5 passage vectors in <home>/cache")
+    e5_index_vectors: bool = Field(
+        default=False,
+        description="with reranker e5: compute the passage vectors of new chunks while indexing",
+    )
     cross_encoder_path: Path | None = Field(default=None, description="an ONNX cross-encoder")
     cross_encoder_tokenizer: Path | None = Field(
         default=None, description="its tokenizer.json (default: next to the model)"

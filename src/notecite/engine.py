@@ -14,15 +14,22 @@ from notecite.chat.sessions import check_tenant
 from notecite.config import DEFAULT_TENANT, AskSettings, Settings
 from notecite.embed.base import Embedder, Vectors
 from notecite.embed.registry import create_embedder
-from notecite.errors import ConfigError, EmbedderMismatchError, EmbeddingError, VaultError
+from notecite.errors import (
+    ConfigError,
+    EmbedderMismatchError,
+    EmbeddingError,
+    RerankError,
+    VaultError,
+)
 from notecite.generate.base import LLM
 from notecite.generate.registry import create_llm
-from notecite.ingest.indexer import ProgressCallback, VaultIndexer
+from notecite.ingest.indexer import ProgressCallback, VaultIndexer, WrittenCallback
 from notecite.pipeline import AskPipeline, TokenCallback
 from notecite.retrieve.cache import RetrievalCaches
 from notecite.retrieve.fusion import FusionWeights
 from notecite.retrieve.hybrid import HybridWeights, hybrid_search
 from notecite.retrieve.rerankers import Reranker, RerankerContext, create_reranker
+from notecite.retrieve.rerankers.base import Passage, WarmableReranker
 from notecite.retrieve.retriever import RetrievalOptions
 from notecite.store.base import Store, TenantStores, bulk_load, index_lock
 from notecite.store.postgres import create_session_store as create_postgres_session_store
@@ -30,7 +37,15 @@ from notecite.store.postgres import create_store as create_postgres_store
 from notecite.store.sqlite import SQLiteStore
 from notecite.store.sqlite.query_log import SQLiteQueryLog
 from notecite.store.sqlite.sessions import SQLiteSessionStore
-from notecite.types import IndexReport, IndexStatus, SearchFilter, SearchResult, Vault
+from notecite.types import (
+    Chunk,
+    IndexReport,
+    IndexStatus,
+    NoteRecord,
+    SearchFilter,
+    SearchResult,
+    Vault,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -220,12 +235,40 @@ class Engine:
                     f"fix it with: notecite vault remove {target.name} && "
                     f"notecite vault add {target.name} NEW_PATH"
                 )
-            indexer = VaultIndexer(self.store, self.embedder, self.settings.index, target)
+            indexer = VaultIndexer(
+                self.store, self.embedder, self.settings.index, target, self._reranker_warmer()
+            )
             with bulk_load(self.store):  # PostgreSQL: a first load builds its HNSW at the end
                 report = indexer.run(progress)
             logger.info("%s", report.summary())
             reports.append(report)
         return reports
+
+    def _reranker_warmer(self) -> WrittenCallback | None:
+        """With ``retrieval.e5_index_vectors``, a callback that computes the model
+        reranker's passage work for chunks as they are written (cached by text, so only new
+        text costs); None otherwise."""
+        if not self.settings.retrieval.e5_index_vectors:
+            return None
+        reranker = self.reranker
+        if not isinstance(reranker, WarmableReranker):
+            return None
+
+        def warm(written: list[tuple[NoteRecord, list[Chunk]]]) -> None:
+            passages = [
+                Passage(chunk.text, note.title, chunk.heading_path)
+                for note, chunks in written
+                for chunk in chunks
+            ]
+            try:
+                done = reranker.warm(passages)
+            except RerankError as exc:  # indexing goes on; the reranker fails again at ask
+                logger.warning("%s passage vectors not computed: %s", reranker.name, exc)
+                return
+            if done:
+                logger.info("%s: %d passage vectors computed", reranker.name, done)
+
+        return warm
 
     def status(self) -> IndexStatus:
         """Per-vault counts and failures, and the embedding model of the index."""

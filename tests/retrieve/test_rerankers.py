@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
@@ -10,6 +11,7 @@ import pytest
 
 from notecite.ask_types import AskRequest
 from notecite.config import RetrievalSettings
+from notecite.engine import Engine
 from notecite.errors import ConfigError, RerankError
 from notecite.retrieve.rerankers import (
     Passage,
@@ -21,6 +23,7 @@ from notecite.retrieve.rerankers.cross_encoder import OnnxCrossEncoder, RemoteCr
 from notecite.retrieve.rerankers.e5 import E5Reranker
 from tests.ask.conftest import MakeEngine
 from tests.generate.servers import LoopbackServer, send_json
+from tests.helpers import hash_settings
 
 QUESTION = "Why was the Apollo launch review moved?"
 
@@ -197,3 +200,37 @@ def test_an_onnx_cross_encoder_scores_query_passage_pairs(tmp_path: Path) -> Non
         "was it moved ?", [Passage("nothing here"), Passage("moved and moved"), Passage("moved")]
     )
     assert scores == [0.0, 2.0, 1.0]
+
+
+def test_e5_index_vectors_are_computed_while_indexing(
+    tmp_path: Path, make_vault: Callable[..., Path]
+) -> None:
+    """With e5_index_vectors, indexing fills the e5 cache, so the first ask embeds no
+    passage; without it, indexing leaves the cache alone."""
+    notes = {
+        "standup.md": "# Standup\nThe launch review moved to Thursday because Maria travels.\n",
+        "bread.md": "# Bread\nSourdough needs 75 percent hydration and a long cold proof.\n",
+    }
+    vault = make_vault(notes)
+    off = hash_settings(tmp_path / "off", retrieval={"reranker": "e5"})
+    with Engine(off) as engine:
+        engine.add_vault("v", vault)
+        engine.index()
+        assert not (off.home / "cache" / "e5-passages.db").exists()
+
+    on = hash_settings(tmp_path / "on", retrieval={"reranker": "e5", "e5_index_vectors": True})
+    with Engine(on) as engine:
+        engine.add_vault("v", vault)
+        engine.index()
+        reranker = engine.reranker
+        assert isinstance(reranker, E5Reranker)
+        assert reranker.embedded == 2  # one passage per note, embedded at index time
+    with Engine(on) as engine:  # a later process: the passages come from the cache file
+        response = engine.ask(AskRequest(question=QUESTION, debug=True))
+        reranker = engine.reranker
+        assert isinstance(reranker, E5Reranker)
+        assert reranker.embedded == 0
+        assert response.debug is not None
+        assert any(c.score_rerank for c in response.debug.retrieved_chunks)
+        engine.index()  # nothing changed: nothing to warm
+        assert reranker.embedded == 0

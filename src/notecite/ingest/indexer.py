@@ -26,6 +26,8 @@ from notecite.types import Chunk, FailedFile, IndexReport, NoteRecord, ParsedNot
 logger = logging.getLogger(__name__)
 
 ProgressCallback = Callable[[int, int, str], None]
+# Called after each group of notes is written, with those notes and their chunks.
+WrittenCallback = Callable[[list[tuple[NoteRecord, list[Chunk]]]], None]
 
 # Notes are embedded in groups of about this many new chunks, then written one by one.
 _FLUSH_CHUNKS = 256
@@ -42,8 +44,14 @@ class VaultIndexer:
     """Brings one vault's rows in the store in line with the files on disk."""
 
     def __init__(
-        self, store: Store, embedder: Embedder, settings: IndexSettings, vault: Vault
+        self,
+        store: Store,
+        embedder: Embedder,
+        settings: IndexSettings,
+        vault: Vault,
+        on_written: WrittenCallback | None = None,
     ) -> None:
+        self._on_written = on_written
         self._store = store
         self._embedder = embedder
         self._settings = settings
@@ -182,6 +190,8 @@ class VaultIndexer:
                 self._report.added += 1
             else:
                 self._report.updated += 1
+        if self._on_written is not None:
+            self._on_written([(p.record, p.chunks) for p in self._pending])
         self._pending = []
 
 

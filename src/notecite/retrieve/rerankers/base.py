@@ -53,6 +53,15 @@ class Reranker(Protocol):
     def score(self, question: str, passages: Sequence[Passage]) -> list[float]: ...
 
 
+@runtime_checkable
+class WarmableReranker(Reranker, Protocol):
+    """A reranker whose passage work can be done ahead of the question (e5's vectors)."""
+
+    def warm(self, passages: Sequence[Passage]) -> int:
+        """Prepare and cache ``passages``; return how many were not cached yet."""
+        ...
+
+
 RerankerFactory = Callable[[RerankerContext], Reranker]
 _REGISTRY: Registry[RerankerContext, Reranker] = Registry("notecite.rerankers", "reranker")
 
