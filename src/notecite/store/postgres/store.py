@@ -37,6 +37,12 @@ logger = logging.getLogger(__name__)
 _INDEX_LOCK = 0x6E6F746563697469  # "notecit" + "i"
 _MAX_EF_SEARCH = 1000  # pgvector's upper bound of hnsw.ef_search
 _C = 'COLLATE "C"'  # byte order, as in SQLite, whatever the database's locale
+# The tenant's index generation: a counter in its ``meta`` row 'generation', bumped as the
+# last statement of every write transaction (so the row is locked only until the commit).
+_BUMP_GENERATION = (
+    "INSERT INTO meta (tenant_id, key, value) VALUES (%s, 'generation', '1') "
+    "ON CONFLICT (tenant_id, key) DO UPDATE SET value = (meta.value::bigint + 1)::text"
+)
 
 
 def _clean(text: str) -> str:
@@ -68,6 +74,9 @@ class PostgresStore:
     Sentence vectors live in ``sentence_embeddings``, which has no HNSW index: with a
     sentence weight, a vector search re-scores the pool of chunks found by their own
     vectors.
+
+    Every write transaction also bumps the tenant's index generation (``meta`` row
+    'generation'), which :meth:`index_generation` reads: the search-results cache keys on it.
     """
 
     keeps_sentence_vectors = True
@@ -98,6 +107,17 @@ class PostgresStore:
         self._connections.close()
         self._hnsw.clear()
 
+    @contextmanager
+    def _write(self) -> Iterator[Connection]:
+        """One transaction of the tenant that also bumps its index generation (at its end;
+        a transaction that fails rolls the bump back with the rest)."""
+        with self._tx() as conn:
+            yield conn
+            self._bump(conn)
+
+    def _bump(self, conn: Connection) -> None:
+        conn.execute(_BUMP_GENERATION, (self.tenant_id,))
+
     # -- tenants ----------------------------------------------------------------------------
 
     def tenant_id_of(self, name: str) -> int:
@@ -124,7 +144,7 @@ class PostgresStore:
     # -- vaults -----------------------------------------------------------------------------
 
     def add_vault(self, name: str, path: Path) -> Vault:
-        with self._tx() as conn:
+        with self._write() as conn:
             row = conn.execute(
                 "INSERT INTO vaults (tenant_id, name, path) VALUES (%s, %s, %s) "
                 "ON CONFLICT (tenant_id, name) DO NOTHING RETURNING id",
@@ -151,7 +171,7 @@ class PostgresStore:
         return [Vault(int(r[0]), r[1], Path(r[2]), self.tenant_id) for r in rows]
 
     def remove_vault(self, name: str) -> None:
-        with self._tx() as conn:
+        with self._write() as conn:
             row = conn.execute(
                 "DELETE FROM vaults WHERE tenant_id = %s AND name = %s RETURNING id",
                 (self.tenant_id, name),
@@ -160,6 +180,16 @@ class PostgresStore:
             raise VaultError(f"no vault named {name!r}")
 
     # -- index metadata ---------------------------------------------------------------------
+
+    def index_generation(self) -> str:
+        """Changes with every write to this tenant's index, from any process (the results
+        cache keys on it); one read of the tenant's ``meta`` row 'generation'."""
+        with self._tx() as conn:
+            row = conn.execute(
+                "SELECT value FROM meta WHERE tenant_id = %s AND key = 'generation'",
+                (self.tenant_id,),
+            ).fetchone()
+        return f"{self.tenant_id}:{row[0] if row else '0'}"
 
     def embedder_info(self) -> tuple[str, int] | None:
         with self._tx() as conn:
@@ -174,7 +204,7 @@ class PostgresStore:
         return (model, int(dims)) if model and dims else None
 
     def set_embedder_info(self, model_id: str, dimensions: int) -> None:
-        with self._tx() as conn:
+        with self._write() as conn:
             conn.cursor().executemany(
                 "INSERT INTO meta (tenant_id, key, value) VALUES (%s, %s, %s) "
                 "ON CONFLICT (tenant_id, key) DO UPDATE SET value = excluded.value",
@@ -186,7 +216,7 @@ class PostgresStore:
 
     def clear_index(self) -> None:
         """Forget every note, chunk and the recorded model; vaults stay registered."""
-        with self._tx() as conn:
+        with self._write() as conn:
             conn.execute("DELETE FROM notes WHERE tenant_id = %s", (self.tenant_id,))
             conn.execute(
                 "DELETE FROM meta WHERE tenant_id = %s "
@@ -206,7 +236,7 @@ class PostgresStore:
         return {r[0]: NoteState(r[1], r[2], r[3], r[4]) for r in rows}
 
     def touch_note(self, vault_id: int, rel_path: str, size: int, mtime_ns: int) -> None:
-        with self._tx() as conn:
+        with self._write() as conn:
             conn.execute(
                 "UPDATE notes SET size = %s, mtime_ns = %s "
                 "WHERE tenant_id = %s AND vault_id = %s AND rel_path = %s",
@@ -214,8 +244,9 @@ class PostgresStore:
             )
 
     def replace_note(self, note: NoteRecord, chunks: Sequence[Chunk]) -> None:
-        # One round trip for the three statements (pipeline mode): the note's id comes from
-        # a subquery rather than back to the client, and all chunks go in one INSERT.
+        # One round trip for the statements (pipeline mode): the note's id comes from a
+        # subquery rather than back to the client, all chunks go in one INSERT, and the
+        # generation bump goes last.
         this_note = "SELECT id FROM notes WHERE tenant_id = %s AND vault_id = %s AND rel_path = %s"
         key = (self.tenant_id, note.vault_id, note.rel_path)
         with self._tx() as conn, conn.pipeline():
@@ -224,38 +255,44 @@ class PostgresStore:
                 f"DELETE FROM chunks WHERE tenant_id = %s AND note_id = ({this_note})",
                 (self.tenant_id, *key),
             )
-            if not chunks:
-                return
-            conn.execute(
-                "INSERT INTO chunks (tenant_id, chunk_id, note_id, vault_id, chunk_index, "
-                "title, heading_path, text, line_start, line_end, token_count, content_hash, "
-                "sentence_hashes) "
-                "SELECT n.tenant_id, c.chunk_id, n.id, n.vault_id, c.chunk_index, %s, "
-                "c.heading_path, c.text, c.line_start, c.line_end, c.token_count, "
-                "c.content_hash, "
-                "string_to_array(c.sentence_hashes, ' ') FROM notes n, "
-                "unnest(%s::text[], %s::int[], %s::text[], %s::text[], %s::int[], %s::int[], "
-                "%s::int[], %s::text[], %s::text[]) WITH ORDINALITY AS c(chunk_id, "
-                "chunk_index, heading_path, text, line_start, line_end, token_count, "
-                "content_hash, sentence_hashes, position) "
-                "WHERE n.tenant_id = %s AND n.vault_id = %s AND n.rel_path = %s "
-                "ORDER BY c.position",
-                (
-                    _clean(note.title),
-                    [c.chunk_id for c in chunks],
-                    [c.chunk_index for c in chunks],
-                    [_clean(c.heading_path) for c in chunks],
-                    [_clean(c.text) for c in chunks],
-                    [c.line_start for c in chunks],
-                    [c.line_end for c in chunks],
-                    [c.token_count for c in chunks],
-                    [c.content_hash for c in chunks],
-                    # one list per chunk, of any length: unnest cannot take a ragged
-                    # text[][], so each goes as one string of its (hex) hashes
-                    [" ".join(c.sentence_hashes) for c in chunks],
-                    *key,
-                ),
-            )
+            if chunks:
+                self._insert_chunks(conn, note, chunks)
+            self._bump(conn)  # last: the generation row stays locked only until the commit
+
+    def _insert_chunks(self, conn: Connection, note: NoteRecord, chunks: Sequence[Chunk]) -> None:
+        """All chunks of ``note`` in one INSERT (its id from a subquery, not the client)."""
+        conn.execute(
+            "INSERT INTO chunks (tenant_id, chunk_id, note_id, vault_id, chunk_index, "
+            "title, heading_path, text, line_start, line_end, token_count, content_hash, "
+            "sentence_hashes) "
+            "SELECT n.tenant_id, c.chunk_id, n.id, n.vault_id, c.chunk_index, %s, "
+            "c.heading_path, c.text, c.line_start, c.line_end, c.token_count, "
+            "c.content_hash, "
+            "string_to_array(c.sentence_hashes, ' ') FROM notes n, "
+            "unnest(%s::text[], %s::int[], %s::text[], %s::text[], %s::int[], %s::int[], "
+            "%s::int[], %s::text[], %s::text[]) WITH ORDINALITY AS c(chunk_id, "
+            "chunk_index, heading_path, text, line_start, line_end, token_count, "
+            "content_hash, sentence_hashes, position) "
+            "WHERE n.tenant_id = %s AND n.vault_id = %s AND n.rel_path = %s "
+            "ORDER BY c.position",
+            (
+                _clean(note.title),
+                [c.chunk_id for c in chunks],
+                [c.chunk_index for c in chunks],
+                [_clean(c.heading_path) for c in chunks],
+                [_clean(c.text) for c in chunks],
+                [c.line_start for c in chunks],
+                [c.line_end for c in chunks],
+                [c.token_count for c in chunks],
+                [c.content_hash for c in chunks],
+                # one list per chunk, of any length: unnest cannot take a ragged
+                # text[][], so each goes as one string of its (hex) hashes
+                [" ".join(c.sentence_hashes) for c in chunks],
+                self.tenant_id,
+                note.vault_id,
+                note.rel_path,
+            ),
+        )
 
     def _upsert_note(self, conn: Connection, note: NoteRecord) -> None:
         conn.execute(
@@ -319,7 +356,7 @@ class PostgresStore:
         paths = sorted(set(rel_paths))
         if not paths:
             return
-        with self._tx() as conn:
+        with self._write() as conn:
             conn.execute(
                 "DELETE FROM notes WHERE tenant_id = %s AND vault_id = %s AND rel_path = ANY(%s)",
                 (self.tenant_id, vault_id, paths),
@@ -361,7 +398,7 @@ class PostgresStore:
     def _put(self, table: str, model_id: str, vectors: Mapping[str, Vectors]) -> None:
         if not vectors:
             return
-        with self._tx() as conn:
+        with self._write() as conn:
             # Sorted, so that two writers of overlapping batches lock rows in the same order.
             conn.cursor().executemany(
                 sql.SQL(
@@ -409,6 +446,8 @@ class PostgresStore:
         # Two writers take turns; the second finds the index there (IF NOT EXISTS).
         conn.execute("SELECT pg_advisory_xact_lock(%s)", (_INDEX_LOCK,))
         conn.execute(hnsw_index_sql(model_id, dims))
+        # Searches turn from exact to approximate: cached results of this tenant are stale.
+        self._bump(conn)
 
     def index_lock(
         self, vaults: Sequence[tuple[int, str]], wait_s: float
