@@ -34,7 +34,10 @@ def _matrix(chunks: int, sentences_per_chunk: list[int]) -> tuple[VectorMatrix, 
     owned = [_unit_rows(k) for k in sentences_per_chunk]
     rows = [(int(rowids[i]), vec.tobytes()) for i, block in enumerate(owned) for vec in block]
     rows.append((10**9, _unit_rows(1)[0].tobytes()))  # a chunk the matrix does not hold
-    matrix.sentences = SentenceVectors.from_rows(rowids, rows)
+    order = RNG.permutation(len(rows))  # rows come in any order, in blocks
+    shuffled = [rows[i] for i in order]
+    blocks = [shuffled[i : i + 7] for i in range(0, len(shuffled), 7)]
+    matrix.sentences = SentenceVectors.from_rows(rowids, blocks)
     return matrix, owned
 
 

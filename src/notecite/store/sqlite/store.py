@@ -478,17 +478,36 @@ class SQLiteStore:
     def _sentence_vectors(
         self, model_id: str, chunk_rowids: npt.NDArray[np.int64]
     ) -> SentenceVectors | None:
-        # CROSS JOIN fixes the loop order (chunk, its hashes, then a primary-key lookup);
-        # left to itself the planner scans every embedding of the model per chunk.
-        rows = self.conn.execute(
-            "SELECT c.id, e.vector FROM chunks c "
+        """The sentence vectors of this tenant's chunks, grouped by chunk.
+
+        The (chunk, hash) pairs come from the chunks, then one sequential scan of the
+        model's sentence vectors picks the wanted ones: a primary-key lookup per sentence
+        (the obvious join) took 5x as long.
+        """
+        owners: dict[str, list[int]] = {}
+        for chunk_id, content_hash in self.conn.execute(
+            "SELECT c.id, j.value FROM chunks c "
             "JOIN vaults v ON v.id = c.vault_id AND v.tenant_id = ? "
-            "CROSS JOIN json_each(c.sentence_hashes) j "
-            "CROSS JOIN sentence_embeddings e ON e.model_id = ? AND e.content_hash = j.value "
-            "WHERE c.sentence_hashes != '[]' ORDER BY c.id, j.key",
-            (self.tenant_id, model_id),
-        ).fetchall()
-        return SentenceVectors.from_rows(chunk_rowids, rows)
+            "CROSS JOIN json_each(c.sentence_hashes) j WHERE c.sentence_hashes != '[]'",
+            (self.tenant_id,),
+        ):
+            owners.setdefault(content_hash, []).append(chunk_id)
+        if not owners:
+            return None
+        cursor = self.conn.execute(
+            "SELECT content_hash, vector FROM sentence_embeddings WHERE model_id = ?",
+            (model_id,),
+        )
+
+        def blocks() -> Iterator[list[tuple[int, bytes]]]:
+            for block in iter(lambda: cursor.fetchmany(_LOAD_BLOCK), []):
+                yield [
+                    (chunk_id, blob)
+                    for content_hash, blob in block
+                    for chunk_id in owners.get(content_hash, ())
+                ]
+
+        return SentenceVectors.from_rows(chunk_rowids, blocks())
 
     def vector_search(
         self,

@@ -39,25 +39,35 @@ class SentenceVectors:
 
     @classmethod
     def from_rows(
-        cls, chunk_rowids: npt.NDArray[np.int64], rows: Sequence[tuple[int, bytes]]
+        cls, chunk_rowids: npt.NDArray[np.int64], blocks: Iterable[Sequence[tuple[int, bytes]]]
     ) -> SentenceVectors | None:
-        """From (chunk rowid, vector bytes) rows ordered by chunk rowid; rows of chunks that
-        are not in ``chunk_rowids`` (sorted) are dropped. None when no row is left."""
-        if not rows or not len(chunk_rowids):
+        """From blocks of (chunk rowid, vector bytes) rows in any order; rows of chunks that
+        are not in ``chunk_rowids`` (sorted) are dropped. None when no row is left.
+
+        Each block is converted to float16 as it comes, so loading needs about twice the
+        float16 matrix in memory, not the rows' bytes on top of it.
+        """
+        if not len(chunk_rowids):
             return None
-        owners = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
-        pos = np.clip(np.searchsorted(chunk_rowids, owners), 0, len(chunk_rowids) - 1)
-        keep = chunk_rowids[pos] == owners
-        if not keep.any():
-            return None
-        matrix = (
-            np.frombuffer(
-                b"".join(r[1] for r, k in zip(rows, keep, strict=True) if k), dtype=np.float32
+        positions: list[npt.NDArray[np.int64]] = []
+        parts: list[npt.NDArray[np.float16]] = []
+        for block in blocks:
+            owners = np.fromiter((r[0] for r in block), dtype=np.int64, count=len(block))
+            pos = np.clip(np.searchsorted(chunk_rowids, owners), 0, len(chunk_rowids) - 1)
+            keep = chunk_rowids[pos] == owners
+            if not keep.any():
+                continue
+            raw = b"".join(r[1] for r, k in zip(block, keep, strict=True) if k)
+            parts.append(
+                np.frombuffer(raw, dtype=np.float32).reshape(int(keep.sum()), -1).astype(np.float16)
             )
-            .reshape(int(keep.sum()), -1)
-            .astype(np.float16)
-        )
-        pos = pos[keep]
+            positions.append(pos[keep])
+        if not parts:
+            return None
+        pos = np.concatenate(positions)
+        order = np.argsort(pos, kind="stable")  # group each chunk's sentences together
+        matrix = np.concatenate(parts)[order]
+        pos = pos[order]
         lo = np.searchsorted(pos, np.arange(len(chunk_rowids)), side="left").astype(np.int64)
         hi = np.searchsorted(pos, np.arange(len(chunk_rowids)), side="right").astype(np.int64)
         return cls(matrix=matrix, lo=lo, hi=hi)
