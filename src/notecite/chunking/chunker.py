@@ -1,11 +1,11 @@
 """Cut a parsed note into chunks: one per heading section, windowed under a token budget.
 
 Each chunk's embedded text is composite: the note title, the heading path and the chunk
-text; the first chunk also carries the frontmatter description and keywords. A chunk of two
-or more sentences also lists one text per sentence window (title, heading path, window),
-embedded for sentence-level max-sim scoring. Windows are
+text; the first chunk also carries the frontmatter description and keywords. Windows are
 sized so that the composite text fits the embedder's token limit, and consecutive windows of
-one section overlap by up to ``overlap_tokens``.
+one section overlap by up to ``overlap_tokens``. A chunk of two or more sentences also lists
+one text per sentence window (title, heading path, window), embedded for sentence-level
+max-sim scoring.
 """
 
 from __future__ import annotations
