@@ -393,6 +393,23 @@ def test_another_model_needs_rebuild(
         assert engine.search("alpha")[0].rel_path == "a.md"
 
 
+def test_rebuild_from_the_cache_keeps_the_model_record(
+    settings: Settings, make_vault: MakeVault
+) -> None:
+    """A rebuild whose every text is cached embeds nothing, and still records the model."""
+    vault = make_vault({"a.md": "# A\nalpha beta\n"})
+    counting = CountingEmbedder(HashEmbedder())
+    with Engine(settings, embedder=counting) as engine:
+        engine.add_vault("v", vault)
+        engine.index()
+        embedded = len(counting.documents)
+        (report,) = engine.index(rebuild=True)
+        assert (report.added, report.chunks_embedded) == (1, 0)
+        assert len(counting.documents) == embedded
+        status = engine.status()
+        assert (status.embedder_model, status.embedder_dimensions) == ("hash-256", 256)
+
+
 def test_upgrade_to_sentence_vectors_embeds_only_sentences(tmp_path: Path) -> None:
     """An index written before migration 6 is re-chunked once on the next run: chunk vectors
     come from the cache, only the new sentence windows are embedded, and search uses them."""

@@ -181,6 +181,9 @@ class VaultIndexer:
             self._store.missing_sentence_vectors(model_id, sentences) if sentences else set()
         )
         self._embed({h: texts[h] for h in missing}, {h: sentences[h] for h in missing_sentences})
+        if texts and self._store.embedder_info() is None:
+            # Every text was cached (a rebuild): the index still records its model.
+            self._store.set_embedder_info(model_id, self._embedder.dimensions)
         self._report.chunks_embedded += len(missing)
         self._report.chunks_reused += len(texts) - len(missing)
         self._report.sentences_embedded += len(missing_sentences)
