@@ -10,11 +10,19 @@ default, in the same process over the same index. A hit is the question's own pa
 the dense-only hit@1.
 
     .venv/bin/python bench/squad_retrieval.py            # ~6 min the first time (indexing)
+    .venv/bin/python bench/squad_retrieval.py --postgres # the same on PostgreSQL + pgvector
+
+With --postgres the index is built in a fresh database of a PostgreSQL 16 + pgvector
+server started from the pgserver wheel (as bench/store_100k.py does), embedding everything
+again, and the tables compare the two stores on the same questions.
 """
 
 from __future__ import annotations
 
+import argparse
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 
 from _measure import REPO, machine, median
@@ -23,35 +31,56 @@ from notecite.config import EmbedderSettings, RetrievalSettings, Settings, Store
 from notecite.engine import Engine
 from notecite.retrieve.folders import Scope
 from notecite.retrieve.retriever import Retriever
+from store_100k import postgres
 
 OUT = REPO / "bench" / "out" / "squad-retrieval"
 DEPTH = 50
 
 
-def open_engine() -> Engine:
+@contextmanager
+def open_engine(on_postgres: bool) -> Iterator[Engine]:
     data, _ = load_questions()
-    vault, db = OUT / "vault", OUT / "index.db"
-    settings = Settings(
-        home=OUT, store=StoreSettings(path=db), embedder=EmbedderSettings(name="minilm")
-    )
+    vault = OUT / "vault"
     if not vault.is_dir():
         OUT.mkdir(parents=True, exist_ok=True)
         write_vault(data, vault)
-    engine = Engine(settings)
-    if engine.store.get_vault("squad") is None:
-        engine.add_vault("squad", vault)
-    start = time.perf_counter()
-    (report,) = engine.index("squad")
-    print(
-        f"index: {report.summary()}, {report.chunks_embedded} chunks and "
-        f"{report.sentences_embedded} sentences embedded in {time.perf_counter() - start:.0f} s"
-    )
-    return engine
+    embedder = EmbedderSettings(name="minilm")
+    with postgres() if on_postgres else _no_server() as server:
+        if server is not None:
+            store = StoreSettings(backend="postgres", url=server.url(server.database()))
+        else:
+            store = StoreSettings(path=OUT / "index.db")
+        engine = Engine(Settings(home=OUT, store=store, embedder=embedder))
+        try:
+            if engine.store.get_vault("squad") is None:
+                engine.add_vault("squad", vault)
+            start = time.perf_counter()
+            (report,) = engine.index("squad")
+            print(
+                f"index ({store.backend}): {report.summary()}, {report.chunks_embedded} chunks "
+                f"and {report.sentences_embedded} sentences embedded in "
+                f"{time.perf_counter() - start:.0f} s"
+            )
+            yield engine
+        finally:
+            engine.close()
+
+
+@contextmanager
+def _no_server() -> Iterator[None]:
+    yield None
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--postgres", action="store_true", help="index and search on PostgreSQL")
+    args = parser.parse_args()
     print(f"machine: {machine()}")
-    engine = open_engine()
+    with open_engine(args.postgres) as engine:
+        report(engine)
+
+
+def report(engine: Engine) -> None:
     _, questions = load_questions()
     answerable = [q for q in questions if q.answerable]
     vault = engine.store.get_vault("squad")
@@ -94,7 +123,6 @@ def main() -> None:
                 f"{median(times):.1f} |",
                 flush=True,
             )
-    engine.close()
 
 
 if __name__ == "__main__":
