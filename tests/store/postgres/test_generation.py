@@ -4,7 +4,7 @@ process, and what the search-results cache of an Engine on PostgreSQL keys on.""
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
@@ -25,13 +25,6 @@ from tests.store.contract import make_chunk, make_record, text_hash, unit
 pytestmark = pytest.mark.postgres
 
 MODEL = "m"
-
-
-@pytest.fixture
-def store(pg_url: str) -> Iterator[PostgresStore]:
-    opened = PostgresStore(pg_url)
-    yield opened
-    opened.close()
 
 
 def _changes(store: PostgresStore, write: Callable[[], object]) -> bool:

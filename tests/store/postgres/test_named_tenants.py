@@ -4,7 +4,6 @@ its id, creating the tenant once, although row-level security hides other tenant
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 
 import psycopg
@@ -22,14 +21,6 @@ from tests.store.postgres.conftest import PgCluster
 pytestmark = pytest.mark.postgres
 
 TABLES = {"tenants": "id", "vaults": "tenant_id", "notes": "tenant_id", "chunks": "tenant_id"}
-
-
-@pytest.fixture
-def store(pg_url: str) -> Iterator[PostgresStore]:
-    """The default tenant's store of a fresh database."""
-    opened = PostgresStore(pg_url)
-    yield opened
-    opened.close()
 
 
 def _tenant_ids(conn: psycopg.Connection[tuple[object, ...]]) -> dict[str, set[object]]:

@@ -24,13 +24,6 @@ pytestmark = pytest.mark.postgres
 MODEL = "random-32"
 
 
-@pytest.fixture
-def store(pg_url: str) -> Iterator[PostgresStore]:
-    opened = PostgresStore(pg_url)
-    yield opened
-    opened.close()
-
-
 def _rows(url: str, sql: str, tenant: int | None = None) -> list[tuple[object, ...]]:
     with psycopg.connect(url, autocommit=True) as conn, conn.transaction():
         if tenant is not None:
