@@ -75,3 +75,19 @@ class FusionScorer:
             mean(v["ndcg_cut_10"] for v in per_query.values()),
             mean(v["recall_100"] for v in per_query.values()),
         )
+
+    def variant(self, **kw: Any) -> tuple[float, float]:
+        """One variant's nDCG@10 and R@100 (each study defines its knobs)."""
+        raise NotImplementedError
+
+    def print_table(
+        self, variants: Sequence[tuple[str, dict[str, Any]]], split: str, only: Sequence[str]
+    ) -> None:
+        """A markdown table of ``self.variant(**kw)`` for each (label, kw) kept by ``only``."""
+        print(f"| variant ({split}, {len(self.d['qids'])} queries) | nDCG@10 | R@100 |")
+        print("| --- | --- | --- |")
+        for label, kw in variants:
+            if only and label not in only:
+                continue
+            ndcg, recall = self.variant(**kw)
+            print(f"| {label} | {ndcg:.4f} | {recall:.4f} |", flush=True)

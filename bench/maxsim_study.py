@@ -127,13 +127,7 @@ VARIANTS: list[tuple[str, dict[str, Any]]] = [
 
 
 def score(args: argparse.Namespace) -> None:
-    study = MaxSimStudy(args.split, args.depth)
-    variants = [(k, v) for k, v in VARIANTS if not args.only or k in args.only]
-    print(f"| variant ({args.split}, {len(study.d['qids'])} queries) | nDCG@10 | R@100 |")
-    print("| --- | --- | --- |")
-    for label, kw in variants:
-        ndcg, recall = study.variant(**kw)
-        print(f"| {label} | {ndcg:.4f} | {recall:.4f} |", flush=True)
+    MaxSimStudy(args.split, args.depth).print_table(VARIANTS, args.split, args.only or ())
 
 
 def main() -> None:
