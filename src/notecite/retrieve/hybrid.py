@@ -61,7 +61,10 @@ def hybrid_search(
     if query_vector is not None:
         missing = [r for r in bm25 if r not in vector]
         cosine.update(store.vector_scores(model_id, query_vector, missing))
-        vector.update(store.vector_scores(model_id, query_vector, missing, weights.sentence))
+        if weights.sentence > 0 and missing:
+            vector.update(store.vector_scores(model_id, query_vector, missing, weights.sentence))
+        else:
+            vector.update({rowid: cosine[rowid] for rowid in missing if rowid in cosine})
     best_bm25 = max(bm25.values(), default=0.0)
     w_vec = weights.vector if query_vector is not None else 0.0
     total = (w_vec + weights.bm25) or 1.0
