@@ -198,6 +198,11 @@ class ChunkHit:
     # Store.vector_search); None when it is ``score``.
     dense: float | None = None
 
+    @property
+    def ranking_score(self) -> float:
+        """The score the hit was ranked by: ``dense`` where set, else ``score``."""
+        return self.score if self.dense is None else self.dense
+
 
 @dataclass(frozen=True)
 class SearchResult:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from notecite.embed.base import Vectors
-from notecite.store.base import Store
+from notecite.store.base import Store, cosine_and_dense
 from notecite.types import SearchFilter
 
 
@@ -56,15 +56,15 @@ def hybrid_search(
     )
     lexical_hits = store.lexical_search(query_text, flt, candidates)
     cosine = {h.chunk_rowid: h.score for h in vector_hits}
-    vector = {h.chunk_rowid: h.score if h.dense is None else h.dense for h in vector_hits}
+    vector = {h.chunk_rowid: h.ranking_score for h in vector_hits}
     bm25 = {h.chunk_rowid: h.score for h in lexical_hits}
     if query_vector is not None:
         missing = [r for r in bm25 if r not in vector]
-        cosine.update(store.vector_scores(model_id, query_vector, missing))
-        if weights.sentence > 0 and missing:
-            vector.update(store.vector_scores(model_id, query_vector, missing, weights.sentence))
-        else:
-            vector.update({rowid: cosine[rowid] for rowid in missing if rowid in cosine})
+        found_cosine, found_dense = cosine_and_dense(
+            store, model_id, query_vector, missing, weights.sentence
+        )
+        cosine.update(found_cosine)
+        vector.update(found_dense)
     best_bm25 = max(bm25.values(), default=0.0)
     w_vec = weights.vector if query_vector is not None else 0.0
     total = (w_vec + weights.bm25) or 1.0

@@ -20,7 +20,7 @@ from notecite.retrieve.fusion import FusionWeights, fuse, min_max
 from notecite.retrieve.rerank import final_score, lexical_score
 from notecite.retrieve.rerankers.base import Passage, Reranker
 from notecite.retrieve.timehints import TimeRange
-from notecite.store.base import Store, StoredChunk
+from notecite.store.base import Store, StoredChunk, cosine_and_dense
 from notecite.types import SearchFilter
 
 
@@ -124,7 +124,7 @@ class Retriever:
                         self._model_id, query, flt, per_scope, sentence_weight
                     ):
                         cosine[hit.chunk_rowid] = hit.score
-                        vector[hit.chunk_rowid] = hit.score if hit.dense is None else hit.dense
+                        vector[hit.chunk_rowid] = hit.ranking_score
                         weight[hit.chunk_rowid] = max(
                             weight.get(hit.chunk_rowid, 0.0), scope.weight
                         )
@@ -138,13 +138,11 @@ class Retriever:
                 notes.append(f"scope {scope.label} failed: {exc}")
         if use_vector and query is not None:
             missing = [rowid for rowid in bm25 if rowid not in vector]
-            cosine.update(self._store.vector_scores(self._model_id, query, missing))
-            if sentence_weight > 0 and missing:
-                vector.update(
-                    self._store.vector_scores(self._model_id, query, missing, sentence_weight)
-                )
-            else:
-                vector.update({rowid: cosine[rowid] for rowid in missing if rowid in cosine})
+            found_cosine, found_dense = cosine_and_dense(
+                self._store, self._model_id, query, missing, sentence_weight
+            )
+            cosine.update(found_cosine)
+            vector.update(found_dense)
         return cosine, vector, bm25, weight
 
     def retrieve(

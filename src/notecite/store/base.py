@@ -210,3 +210,14 @@ def index_lock(
 def bulk_load(store: Store) -> AbstractContextManager[None]:
     """``store.bulk_load()`` where the store has one, else a context that does nothing."""
     return store.bulk_load() if isinstance(store, BulkLoadable) else nullcontext()
+
+
+def cosine_and_dense(
+    store: Store, model_id: str, query: Vectors, rowids: Sequence[int], sentence_weight: float
+) -> tuple[dict[int, float], dict[int, float]]:
+    """Chunk cosine and dense score of ``rowids`` (those without a vector are absent); the
+    store is asked once when ``sentence_weight`` is 0, as both are then the cosine."""
+    cosine = store.vector_scores(model_id, query, rowids)
+    if sentence_weight > 0 and rowids:
+        return cosine, store.vector_scores(model_id, query, rowids, sentence_weight)
+    return cosine, dict(cosine)
