@@ -32,7 +32,6 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from _measure import REPO, machine, median
-from notecite.ask_types import AskRequest, AskResponse
 from notecite.config import (
     AskSettings,
     EmbedderSettings,
@@ -42,6 +41,7 @@ from notecite.config import (
 )
 from notecite.engine import Engine
 from notecite.generate.base import ChatMessage, GenerationRequest
+from notecite.schemas.ask import AskRequest, AskResponse
 from notecite.store.sqlite import SQLiteStore
 
 SQUAD = Path("/work/shared/data/squad2-dev/dev-v2.0.json")

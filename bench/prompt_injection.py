@@ -42,7 +42,6 @@ sys.path.insert(0, str(REPO))
 
 from tests.reliability.injection_cases import CASES, InjectionCase
 
-from notecite.ask_types import AskRequest, AskResponse
 from notecite.config import (
     AskSettings,
     EmbedderSettings,
@@ -53,6 +52,7 @@ from notecite.config import (
 from notecite.engine import Engine
 from notecite.generate.base import LLM, ChatMessage, GenerationRequest
 from notecite.generate.prompts import as_data
+from notecite.schemas.ask import AskRequest, AskResponse
 
 OUT = REPO / "bench" / "out" / "injection"
 MODELS = REPO / "bench" / "out" / "models"

@@ -8,7 +8,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from types import TracebackType
 
-from notecite.ask_types import AskRequest, AskResponse
 from notecite.chat import ChatRequest, ChatResponse, ChatService, SessionStore
 from notecite.chat.sessions import check_tenant
 from notecite.config import DEFAULT_TENANT, AskSettings, Settings
@@ -31,6 +30,7 @@ from notecite.retrieve.hybrid import HybridWeights, hybrid_search
 from notecite.retrieve.rerankers import Reranker, RerankerContext, create_reranker
 from notecite.retrieve.rerankers.base import Passage, WarmableReranker
 from notecite.retrieve.retriever import RetrievalOptions
+from notecite.schemas.ask import AskRequest, AskResponse
 from notecite.store.base import Store, TenantStores, bulk_load, index_lock
 from notecite.store.postgres import create_session_store as create_postgres_session_store
 from notecite.store.postgres import create_store as create_postgres_store

@@ -10,15 +10,6 @@ import logging
 import time
 from collections.abc import Callable, Sequence
 
-from notecite.ask_types import (
-    AskRequest,
-    AskResponse,
-    DebugInfo,
-    ErrorInfo,
-    Reference,
-    RetrievedChunk,
-    Timings,
-)
 from notecite.config import AskSettings, GenerationSettings
 from notecite.embed.base import Embedder
 from notecite.errors import LLMError
@@ -31,6 +22,15 @@ from notecite.retrieve.rerankers.base import Reranker
 from notecite.retrieve.retriever import Candidate, Retrieval, RetrievalOptions
 from notecite.retrieve.stage import RetrievalStage
 from notecite.retrieve.terms import query_terms
+from notecite.schemas.ask import (
+    AskRequest,
+    AskResponse,
+    DebugInfo,
+    ErrorInfo,
+    Reference,
+    RetrievedChunk,
+    Timings,
+)
 from notecite.store.base import Store
 from notecite.types import Vault
 

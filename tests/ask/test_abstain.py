@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from notecite.ask_types import AskRequest
 from notecite.embed.hashing import HashEmbedder
 from notecite.generate.citations import FALLBACK_ANSWER
 from notecite.pipeline import AMBIGUOUS_ANSWER, NO_CONTEXT_ANSWER
+from notecite.schemas.ask import AskRequest
 from tests.ask.conftest import MakeEngine
 from tests.ask.providers import ScriptedLLM
 from tests.helpers import CountingEmbedder

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from notecite import Engine
-from notecite.ask_types import AskRequest, AskResponse, DebugInfo, Reference, RetrievedChunk
 from notecite.config import AskSettings, GenerationSettings
 from notecite.generate.prompts import SYSTEM_PROMPT
 from notecite.generate.registry import register_llm
+from notecite.schemas.ask import AskRequest, AskResponse, DebugInfo, Reference, RetrievedChunk
 from tests.ask.conftest import MakeEngine
 from tests.ask.providers import ScriptedLLM
 

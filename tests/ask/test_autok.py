@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from notecite import Engine
-from notecite.ask_types import AskRequest
 from notecite.retrieve.autok import automatic_k
+from notecite.schemas.ask import AskRequest
 
 SHORT = "When is the Apollo launch?"
 LONG = (

@@ -9,8 +9,8 @@ from typing import Protocol
 import pytest
 from click.testing import CliRunner, Result
 
-from notecite.ask_types import AskResponse
 from notecite.cli.main import cli
+from notecite.schemas.ask import AskResponse
 from tests.ask.notes import HOME_VAULT, WORK_VAULT
 from tests.helpers import write_files
 

@@ -6,9 +6,9 @@ import time
 from http.server import BaseHTTPRequestHandler
 from typing import Any
 
-from notecite.ask_types import AskRequest, AskResponse, DebugInfo, ErrorInfo
 from notecite.errors import LLMError
 from notecite.pipeline import LLM_FAILED_ANSWER
+from notecite.schemas.ask import AskRequest, AskResponse, DebugInfo, ErrorInfo
 from tests.ask.conftest import MakeEngine
 from tests.ask.providers import QueryFailingEmbedder, ScriptedLLM
 from tests.generate.servers import LoopbackServer, hold, send_json

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from notecite import Engine
-from notecite.ask_types import AskRequest, AskResponse, DebugInfo
 from notecite.errors import VaultError
+from notecite.schemas.ask import AskRequest, AskResponse, DebugInfo
 from tests.ask.conftest import MakeEngine
 from tests.ask.providers import ScriptedLLM
 

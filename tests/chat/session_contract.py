@@ -13,10 +13,10 @@ from dataclasses import dataclass
 
 import pytest
 
-from notecite.ask_types import ErrorInfo
 from notecite.chat import ChatCitation, ChatMeta, SessionSettings, SessionStore
-from notecite.chat.types import NewMessage
 from notecite.errors import StoreError
+from notecite.schemas.ask import ErrorInfo
+from notecite.schemas.chat import NewMessage
 from notecite.store.migrate import CopyableSessionStore
 
 OpenSessions = Callable[..., CopyableSessionStore]

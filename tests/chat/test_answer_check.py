@@ -5,8 +5,8 @@ from __future__ import annotations
 from notecite.chat.answer import check_answer, without_markers
 from notecite.chat.history import history_messages, sources_block, strip_sources
 from notecite.chat.retrieval import RetrievedSource
-from notecite.chat.types import StoredMessage
 from notecite.generate.citations import FALLBACK_ANSWER
+from notecite.schemas.chat import StoredMessage
 
 SOURCES = (
     RetrievedSource("N1", "c1", "notes", "projects/apollo.md", "# Apollo > ## Launch", "x", 0.9),

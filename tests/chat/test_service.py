@@ -15,8 +15,8 @@ from notecite.chat import (
     SessionStore,
     TenantNotFoundError,
 )
-from notecite.chat.types import SessionSettingsPatch
 from notecite.generate.citations import FALLBACK_ANSWER
+from notecite.schemas.chat import SessionSettingsPatch
 from tests.chat.conftest import MakeEngine
 from tests.chat.providers import ScriptedLLM
 

@@ -15,12 +15,12 @@ import pytest
 import xllamacpp
 
 from notecite import Engine, load_settings
-from notecite.ask_types import AskRequest
 from notecite.config import GenerationSettings
 from notecite.generate.base import ChatMessage, ContextSource, GenerationRequest
 from notecite.generate.citations import validate_citations
 from notecite.generate.local_model import smollm2_path
 from notecite.generate.openai_compat import OpenAICompatLLM
+from notecite.schemas.ask import AskRequest
 from tests.ask.notes import build_vaults
 
 pytestmark = pytest.mark.slow

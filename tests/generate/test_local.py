@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 
 from notecite import Engine, load_settings
-from notecite.ask_types import AskRequest
 from notecite.config import GenerationSettings
 from notecite.errors import LLMError
 from notecite.generate.base import ChatMessage, GenerationRequest
 from notecite.generate.local import LocalLLM
+from notecite.schemas.ask import AskRequest
 from tests.ask.notes import build_vaults
 
 HELLO = GenerationRequest(messages=(ChatMessage("user", "hi"),), max_tokens=4)

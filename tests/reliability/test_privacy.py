@@ -14,10 +14,10 @@ import pytest
 from click.testing import CliRunner
 
 from notecite import Engine
-from notecite.ask_types import AskRequest
 from notecite.cli.main import cli
 from notecite.config import Settings
 from notecite.embed.hashing import HashEmbedder
+from notecite.schemas.ask import AskRequest
 from tests.api.helpers import running, wait_for_index
 from tests.generate.servers import LoopbackServer, chat_completion, send_json
 from tests.helpers import hash_settings, write_files

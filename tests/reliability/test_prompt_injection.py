@@ -20,9 +20,9 @@ from typing import Any
 import pytest
 
 from notecite import Engine
-from notecite.ask_types import AskRequest, AskResponse
 from notecite.generate.citations import FALLBACK_ANSWER
 from notecite.generate.prompts import as_data
+from notecite.schemas.ask import AskRequest, AskResponse
 from tests.generate.servers import LoopbackServer, chat_completion, send_json
 from tests.helpers import hash_settings, write_files
 from tests.reliability.injection_cases import CASES, InjectionCase

@@ -22,10 +22,10 @@ from typing import Any
 import pytest
 
 from notecite import Engine
-from notecite.ask_types import AskRequest
 from notecite.embed.hashing import HashEmbedder
 from notecite.embed.openai_compat import OpenAICompatEmbedder
 from notecite.errors import EmbeddingError
+from notecite.schemas.ask import AskRequest
 from tests.generate.servers import LoopbackServer, chat_completion, hold, send_json
 from tests.helpers import hash_settings, write_files
 from tests.reliability.vaults import snapshot

@@ -23,9 +23,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from notecite.chat.base import SessionStore
-from notecite.chat.types import NewMessage, SessionSettings
 from notecite.embed.hashing import HashEmbedder
 from notecite.errors import NotecitError
+from notecite.schemas.chat import NewMessage, SessionSettings
 from notecite.store.base import Store
 from notecite.store.sqlite import SQLiteStore
 from notecite.store.sqlite.sessions import SQLiteSessionStore

@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from notecite import Engine, load_settings
-from notecite.ask_types import AskRequest, AutoRagDebug, DebugInfo
 from notecite.retrieve.autorag import parse_queries, rrf_merge, strength, weakness
 from notecite.retrieve.retriever import Candidate
+from notecite.schemas.ask import AskRequest, AutoRagDebug, DebugInfo
 from notecite.store.base import StoredChunk
 from tests.ask.conftest import MakeEngine
 from tests.ask.notes import build_vaults

@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 
 from notecite import Engine
-from notecite.ask_types import AskRequest
 from notecite.embed.hashing import HashEmbedder
 from notecite.retrieve.cache import RetrievalCaches, TTLCache
 from notecite.retrieve.retriever import Retrieval
+from notecite.schemas.ask import AskRequest
 from tests.ask.conftest import MakeEngine
 from tests.helpers import write_files
 

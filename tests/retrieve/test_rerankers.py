@@ -9,7 +9,6 @@ from typing import Any
 
 import pytest
 
-from notecite.ask_types import AskRequest
 from notecite.config import RetrievalSettings
 from notecite.engine import Engine
 from notecite.errors import ConfigError, RerankError
@@ -21,6 +20,7 @@ from notecite.retrieve.rerankers import (
 )
 from notecite.retrieve.rerankers.cross_encoder import OnnxCrossEncoder, RemoteCrossEncoder
 from notecite.retrieve.rerankers.e5 import E5Reranker
+from notecite.schemas.ask import AskRequest
 from tests.ask.conftest import MakeEngine
 from tests.generate.servers import LoopbackServer, send_json
 from tests.helpers import hash_settings

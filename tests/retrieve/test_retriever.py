@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from notecite import Engine, Settings
-from notecite.ask_types import AskRequest
 from notecite.retrieve.folders import Scope
 from notecite.retrieve.retriever import Retriever, recency_score
+from notecite.schemas.ask import AskRequest
 
 NOTES = {
     "photos/kayak.md": "---\ntitle: Kayak trip\ntype: photo\ndate: 2025-06-01\n---\n"

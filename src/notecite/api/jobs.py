@@ -8,8 +8,8 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 
 from notecite.api.schemas import IndexJobOut, IndexReportOut
-from notecite.ask_types import ErrorInfo
 from notecite.ingest.indexer import ProgressCallback
+from notecite.schemas.ask import ErrorInfo
 from notecite.types import IndexReport
 
 logger = logging.getLogger(__name__)

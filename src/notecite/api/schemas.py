@@ -1,5 +1,5 @@
-"""Bodies of the HTTP routes other than /ask (its contract is :mod:`notecite.ask_types`) and
-/chat (:mod:`notecite.chat.types`). Vault, index and search bodies are snake_case like /ask;
+"""Bodies of the HTTP routes other than /ask (its contract is :mod:`notecite.schemas.ask`) and
+/chat (:mod:`notecite.schemas.chat`). Vault, index and search bodies are snake_case like /ask;
 session bodies are camelCase like /chat.
 """
 
@@ -10,8 +10,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from notecite.ask_types import MAX_QUESTION_CHARS, ErrorInfo
-from notecite.chat.types import MAX_TITLE_CHARS, ChatSession, SessionSettingsPatch
+from notecite.schemas.ask import MAX_QUESTION_CHARS, ErrorInfo
+from notecite.schemas.chat import MAX_TITLE_CHARS, ChatSession, SessionSettingsPatch
 from notecite.types import IndexReport, SearchResult, VaultStatus
 
 

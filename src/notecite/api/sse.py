@@ -11,7 +11,7 @@ from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 from notecite.api.errors import describe
-from notecite.chat.types import ChatResponse
+from notecite.schemas.chat import ChatResponse
 
 logger = logging.getLogger(__name__)
 

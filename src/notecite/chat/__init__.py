@@ -4,7 +4,7 @@ from notecite.chat.base import ChunkOrigin, SessionStore
 from notecite.chat.errors import ChatError, SessionNotFoundError, TenantNotFoundError
 from notecite.chat.service import ChatService
 from notecite.chat.sessions import Sessions
-from notecite.chat.types import (
+from notecite.schemas.chat import (
     ChatCitation,
     ChatMeta,
     ChatRequest,

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
 
-from notecite.chat.types import ChatSession, NewMessage, SessionSettings, StoredMessage
+from notecite.schemas.chat import ChatSession, NewMessage, SessionSettings, StoredMessage
 
 
 @dataclass(frozen=True)

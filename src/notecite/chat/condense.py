@@ -8,10 +8,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from notecite.ask_types import MAX_QUESTION_CHARS
 from notecite.chat.prompts import condense_messages
 from notecite.errors import LLMError
 from notecite.generate.base import LLM, ChatMessage, GenerationRequest
+from notecite.schemas.ask import MAX_QUESTION_CHARS
 
 logger = logging.getLogger(__name__)
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from notecite.chat.types import StoredMessage
 from notecite.generate.base import ChatMessage
+from notecite.schemas.chat import StoredMessage
 
 SOURCES_MARKER = "\n\n---\n**Sources:**\n"
 _CITATION = re.compile(r"\s*\[N\d+\]")

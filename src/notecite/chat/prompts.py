@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from notecite.ask_types import Detail
 from notecite.generate.base import ChatMessage, ContextSource
 from notecite.generate.citations import FALLBACK_ANSWER
 from notecite.generate.prompts import NUMBERED_RULE, SYSTEM_PROMPT, answer_messages
+from notecite.schemas.ask import Detail
 
 CHAT_RULE = (
     " Use only the sources; never invent facts. Put at least one citation like [N1] inline, "

@@ -12,10 +12,10 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
-from notecite.ask_types import MAX_QUESTION_CHARS, AskRequest, AskResponse, DebugInfo, Detail
-from notecite.chat.types import SessionSettings
 from notecite.config import AskSettings
 from notecite.generate.base import LLM, ContextSource, GenerationRequest
+from notecite.schemas.ask import MAX_QUESTION_CHARS, AskRequest, AskResponse, DebugInfo, Detail
+from notecite.schemas.chat import SessionSettings
 
 AskRunner = Callable[[AskRequest, LLM, AskSettings], AskResponse]
 """Runs the ask pipeline for a request with the given LLM and settings (built by the Engine)."""

@@ -10,7 +10,6 @@ import logging
 import time
 from collections.abc import Callable, Sequence
 
-from notecite.ask_types import AbstainReason, DebugInfo, ErrorInfo
 from notecite.chat.answer import check_answer, without_markers
 from notecite.chat.base import SessionStore
 from notecite.chat.condense import Condensed, condense
@@ -18,7 +17,14 @@ from notecite.chat.history import history_messages, sources_block
 from notecite.chat.prompts import plain_messages, rag_messages
 from notecite.chat.retrieval import AskRunner, Retrieval, RetrievedSource, retrieve
 from notecite.chat.sessions import Sessions, check_tenant, title_from
-from notecite.chat.types import (
+from notecite.config import AskSettings, ChatSettings, GenerationSettings
+from notecite.errors import LLMError
+from notecite.generate.base import LLM, ChatMessage, GenerationRequest
+from notecite.generate.citations import FALLBACK_ANSWER
+from notecite.generate.failures import failure_type
+from notecite.pipeline import LLM_FAILED_ANSWER
+from notecite.schemas.ask import AbstainReason, DebugInfo, ErrorInfo
+from notecite.schemas.chat import (
     ChatCitation,
     ChatMeta,
     ChatRequest,
@@ -28,12 +34,6 @@ from notecite.chat.types import (
     RetrievalMeta,
     SessionSettings,
 )
-from notecite.config import AskSettings, ChatSettings, GenerationSettings
-from notecite.errors import LLMError
-from notecite.generate.base import LLM, ChatMessage, GenerationRequest
-from notecite.generate.citations import FALLBACK_ANSWER
-from notecite.generate.failures import failure_type
-from notecite.pipeline import LLM_FAILED_ANSWER
 
 logger = logging.getLogger(__name__)
 

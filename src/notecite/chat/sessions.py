@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from notecite.chat.base import SessionStore
 from notecite.chat.errors import SessionNotFoundError, TenantNotFoundError
-from notecite.chat.types import (
+from notecite.config import DEFAULT_TENANT
+from notecite.schemas.chat import (
     MAX_TITLE_CHARS,
     ChatSession,
     SessionDetail,
     SessionSettings,
     SessionSettingsPatch,
 )
-from notecite.config import DEFAULT_TENANT
 
 DEFAULT_TITLE = "New chat"
 

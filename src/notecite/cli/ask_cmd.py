@@ -6,8 +6,8 @@ import sys
 
 import click
 
-from notecite.ask_types import AskRequest, AskResponse
 from notecite.cli.state import CliState, pass_state
+from notecite.schemas.ask import AskRequest, AskResponse
 
 
 def print_references(response: AskResponse) -> None:

@@ -8,8 +8,8 @@ import click
 
 from notecite.chat.base import SessionStore
 from notecite.chat.sessions import Sessions
-from notecite.chat.types import ChatRequest, ChatResponse, SessionSettings
 from notecite.cli.state import CliState, pass_state
+from notecite.schemas.chat import ChatRequest, ChatResponse, SessionSettings
 
 EXIT_COMMANDS = {"/exit", "/quit"}
 

@@ -10,7 +10,6 @@ from statistics import median
 
 import numpy as np
 
-from notecite.ask_types import AskRequest, DebugInfo
 from notecite.config import Settings
 from notecite.engine import Engine
 from notecite.evaluate.beir_data import load_beir, write_vault
@@ -18,6 +17,7 @@ from notecite.evaluate.metrics import evaluate_run
 from notecite.pipeline import AskPipeline
 from notecite.retrieve.folders import Scope
 from notecite.retrieve.retriever import Candidate, Retrieval, Retriever
+from notecite.schemas.ask import AskRequest, DebugInfo
 
 PIPELINES: dict[str, tuple[str | None, str]] = {
     # name: (fusion strategy or None for the configured one, reranker)

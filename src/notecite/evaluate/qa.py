@@ -23,10 +23,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from notecite.ask_types import AskRequest, AskResponse
 from notecite.config import Settings
 from notecite.engine import Engine
 from notecite.errors import ConfigError
+from notecite.schemas.ask import AskRequest, AskResponse
 
 
 @dataclass(frozen=True)

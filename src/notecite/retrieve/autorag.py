@@ -30,11 +30,11 @@ from typing import Literal, TypeVar
 
 import numpy as np
 
-from notecite.ask_types import AutoRagDebug, AutoRagMode, AutoRagStep
 from notecite.embed.base import Embedder, Vectors, embed_passage_for_query, normalise
 from notecite.errors import EmbeddingError, LLMError
 from notecite.generate.base import LLM, ChatMessage, GenerationRequest
 from notecite.retrieve.retriever import Candidate, Retrieval
+from notecite.schemas.ask import AutoRagDebug, AutoRagMode, AutoRagStep
 
 logger = logging.getLogger(__name__)
 

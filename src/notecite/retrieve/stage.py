@@ -11,7 +11,6 @@ import logging
 import time
 from collections.abc import Callable, Sequence
 
-from notecite.ask_types import AskRequest, AutoRagMode, DebugInfo, FolderSelection
 from notecite.config import AskSettings
 from notecite.embed.base import Embedder, Vectors
 from notecite.errors import EmbeddingError
@@ -29,6 +28,7 @@ from notecite.retrieve.rerank import final_score, lexical_score
 from notecite.retrieve.rerankers.base import Reranker
 from notecite.retrieve.retriever import Candidate, Retrieval, RetrievalOptions, Retriever
 from notecite.retrieve.timehints import TimeRange, parse_time_hint
+from notecite.schemas.ask import AskRequest, AutoRagMode, DebugInfo, FolderSelection
 from notecite.store.base import Store
 from notecite.types import Vault
 

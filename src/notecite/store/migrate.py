@@ -22,8 +22,8 @@ from pathlib import Path
 from typing import Protocol
 
 from notecite.chat.base import SessionStore
-from notecite.chat.types import ChatSession, StoredMessage
 from notecite.errors import ConfigError, EmbedderMismatchError, StoreError
+from notecite.schemas.chat import ChatSession, StoredMessage
 from notecite.store.base import (
     NoteState,
     Store,

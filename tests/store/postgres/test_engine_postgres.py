@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from notecite import Engine
-from notecite.ask_types import AskRequest
+from notecite.schemas.ask import AskRequest
 from notecite.store.postgres.store import PostgresStore
 from notecite.types import SearchFilter
 from tests.helpers import FOAM_VAULT, hash_settings

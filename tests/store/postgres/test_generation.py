@@ -12,9 +12,9 @@ import psycopg
 import pytest
 
 from notecite import Engine
-from notecite.ask_types import AskRequest
 from notecite.errors import StoreError
 from notecite.retrieve.cache import Generational
+from notecite.schemas.ask import AskRequest
 from notecite.store.postgres.search import hnsw_index_name
 from notecite.store.postgres.store import PostgresStore
 from notecite.types import SearchFilter

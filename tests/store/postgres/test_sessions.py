@@ -10,7 +10,7 @@ import pytest
 
 from notecite import Engine
 from notecite.chat import ChatRequest, SessionSettings
-from notecite.chat.types import NewMessage
+from notecite.schemas.chat import NewMessage
 from notecite.store.postgres.sessions import PostgresSessionStore
 from tests.chat.notes import index_notes
 from tests.chat.session_contract import IndexedSessions, OpenSessions, SessionStoreContract

@@ -21,10 +21,10 @@ from strawberry.types import ExecutionContext
 from notecite.api.errors import ApiError, InvalidRequestError
 from notecite.api.graphql.types import ChatReply, ChatSessionType, RagOptions
 from notecite.api.services import Services, ServicesDep
-from notecite.ask_types import MAX_QUESTION_CHARS
-from notecite.chat.types import ChatRequest, SessionSettingsPatch
 from notecite.errors import NotecitError
 from notecite.generate.registry import available_llms
+from notecite.schemas.ask import MAX_QUESTION_CHARS
+from notecite.schemas.chat import ChatRequest, SessionSettingsPatch
 
 
 class Context(BaseContext):

@@ -6,7 +6,7 @@ from datetime import datetime
 
 import strawberry
 
-from notecite.chat.types import (
+from notecite.schemas.chat import (
     ChatCitation,
     ChatMeta,
     ChatResponse,

@@ -10,8 +10,8 @@ from fastapi.responses import JSONResponse
 from notecite.api.errors import llm_failure_status
 from notecite.api.schemas import SearchHit, SearchRequest, SearchResponse
 from notecite.api.services import ServicesDep
-from notecite.ask_types import AskRequest, AskResponse
 from notecite.generate.failures import failure_type
+from notecite.schemas.ask import AskRequest, AskResponse
 
 router = APIRouter(tags=["ask"])
 

@@ -10,7 +10,7 @@ from fastapi.responses import JSONResponse, Response, StreamingResponse
 from notecite.api.errors import llm_failure_status
 from notecite.api.services import ServicesDep
 from notecite.api.sse import TokenCallback, chat_events
-from notecite.chat.types import ChatRequest, ChatResponse
+from notecite.schemas.chat import ChatRequest, ChatResponse
 
 router = APIRouter(tags=["chat"])
 

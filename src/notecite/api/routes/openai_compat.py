@@ -27,7 +27,20 @@ from notecite.api.errors import (
     error_body,
     llm_failure_status,
 )
-from notecite.api.openai_types import (
+from notecite.api.services import Services, ServicesDep
+from notecite.api.sse import relay
+from notecite.chat.history import sources_block
+from notecite.generate.failures import failure_type
+from notecite.generate.registry import available_llms
+from notecite.schemas.ask import MAX_QUESTION_CHARS
+from notecite.schemas.chat import (
+    MAX_SYSTEM_PROMPT_CHARS,
+    ChatRequest,
+    ChatResponse,
+    NewMessage,
+    SessionSettingsPatch,
+)
+from notecite.schemas.openai import (
     MODEL_PREFIX,
     Choice,
     Completion,
@@ -37,19 +50,6 @@ from notecite.api.openai_types import (
     ModelList,
     OutputMessage,
 )
-from notecite.api.services import Services, ServicesDep
-from notecite.api.sse import relay
-from notecite.ask_types import MAX_QUESTION_CHARS
-from notecite.chat.history import sources_block
-from notecite.chat.types import (
-    MAX_SYSTEM_PROMPT_CHARS,
-    ChatRequest,
-    ChatResponse,
-    NewMessage,
-    SessionSettingsPatch,
-)
-from notecite.generate.failures import failure_type
-from notecite.generate.registry import available_llms
 
 router = APIRouter(prefix="/v1", tags=["openai-compatible"])
 

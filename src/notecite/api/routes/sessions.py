@@ -7,8 +7,8 @@ from fastapi import APIRouter, Query, Response, status
 from notecite.api.errors import InvalidRequestError
 from notecite.api.schemas import SessionCreate, SessionList, SessionRename
 from notecite.api.services import ServicesDep
-from notecite.chat.types import ChatSession, SessionDetail, SessionSettings, SessionSettingsPatch
 from notecite.generate.registry import available_llms
+from notecite.schemas.chat import ChatSession, SessionDetail, SessionSettings, SessionSettingsPatch
 
 router = APIRouter(prefix="/sessions", tags=["sessions"])
 

@@ -10,9 +10,10 @@ from typing import Any
 from psycopg.types.json import Jsonb
 from pydantic import TypeAdapter
 
-from notecite.ask_types import ErrorInfo
 from notecite.chat.base import ChunkOrigin
-from notecite.chat.types import (
+from notecite.errors import StoreError
+from notecite.schemas.ask import ErrorInfo
+from notecite.schemas.chat import (
     ChatCitation,
     ChatMeta,
     ChatSession,
@@ -20,7 +21,6 @@ from notecite.chat.types import (
     SessionSettings,
     StoredMessage,
 )
-from notecite.errors import StoreError
 from notecite.store.postgres.connection import Connection, TenantConnections, describe_url
 
 _CITATIONS = TypeAdapter(list[ChatCitation])

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from notecite.ask_types import AskResponse
+from notecite.schemas.ask import AskResponse
 from notecite.store.sqlite.connection import open_index
 
 

@@ -13,9 +13,10 @@ from pathlib import Path
 
 from pydantic import TypeAdapter
 
-from notecite.ask_types import ErrorInfo
 from notecite.chat.base import ChunkOrigin
-from notecite.chat.types import (
+from notecite.errors import StoreError
+from notecite.schemas.ask import ErrorInfo
+from notecite.schemas.chat import (
     ChatCitation,
     ChatMeta,
     ChatSession,
@@ -23,7 +24,6 @@ from notecite.chat.types import (
     SessionSettings,
     StoredMessage,
 )
-from notecite.errors import StoreError
 from notecite.store.sqlite.connection import open_index
 
 _CITATIONS = TypeAdapter(list[ChatCitation])

@@ -12,7 +12,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from notecite.chat.types import ChatCitation, ChatMeta
+from notecite.schemas.chat import ChatCitation, ChatMeta
 
 MODEL_PREFIX = "notecite"
 """Model ids: ``notecite`` (the configured LLM) or ``notecite:<provider>``."""

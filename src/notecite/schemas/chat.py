@@ -13,8 +13,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.alias_generators import to_camel
 
-from notecite.ask_types import MAX_QUESTION_CHARS, AbstainReason, DebugInfo, Detail, ErrorInfo
 from notecite.config import AskSettings
+from notecite.schemas.ask import MAX_QUESTION_CHARS, AbstainReason, DebugInfo, Detail, ErrorInfo
 
 Role = Literal["user", "assistant"]
 MAX_TITLE_CHARS = 200
