@@ -35,11 +35,9 @@ logger = logging.getLogger(__name__)
 
 
 class Engine:
-    """Index vaults of notes, search them and answer from them.
-
-    Nothing is opened or loaded until first use; use it as a context manager or call
-    :meth:`close`. ``store``, ``embedder`` and ``llm`` replace the configured ones.
-    """
+    """Index vaults of notes, search them and answer from them; nothing is opened or loaded
+    until first use (close it, or use it as a context manager). ``store``, ``embedder`` and
+    ``llm`` replace the configured ones."""
 
     def __init__(
         self,
@@ -99,11 +97,8 @@ class Engine:
         return self.parts.llm(name)
 
     def for_tenant(self, tenant: str) -> Engine:
-        """An Engine over the vaults, notes and sessions of ``tenant`` (created when new).
-
-        It shares this engine's embedder, LLMs and reranker, so models load once; its store
-        and retrieval caches are its own, and closing it closes only them.
-        """
+        """An Engine over ``tenant``'s vaults, notes and sessions (created when new), sharing
+        this engine's models; closing it closes only its own store and caches."""
         return Engine(self.settings, components=self.parts.for_tenant(tenant))
 
     def close(self) -> None:
