@@ -20,7 +20,7 @@ from notecite.errors import VaultError
 from notecite.generate.answer import TokenCallback
 from notecite.generate.base import LLM
 from notecite.ingest.indexer import ProgressCallback, VaultIndexer
-from notecite.pipeline import AskPipeline
+from notecite.pipeline import AskPipeline, grounder_for
 from notecite.retrieve.cache import RetrievalCaches
 from notecite.retrieve.rerankers import Reranker
 from notecite.retrieve.retriever import RetrievalOptions
@@ -249,6 +249,8 @@ class Engine:
             self.settings.ask,
             self.settings.generation,
             self.embedder.count_tokens,
+            grounder_for(self.settings.ask, self.embedder),
+            self.parts.note_lines,
         )
         started = time.perf_counter()
         response = pipeline.ask(request, on_token)
@@ -290,6 +292,8 @@ class Engine:
                     query, llm=llm, ask=ask, debug=debug
                 ),
                 count_tokens=self.embedder.count_tokens,
+                grounder=grounder_for(self.settings.ask, self.embedder),
+                note_lines=self.parts.note_lines,
                 chat=self.settings.chat,
                 ask=self.settings.ask,
                 generation=self.settings.generation,

@@ -9,8 +9,10 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 from notecite.config import AskSettings, GenerationSettings
+from notecite.embed.base import Embedder
 from notecite.generate.answer import (
     AnswerSettings,
     CitedAnswer,
@@ -19,6 +21,7 @@ from notecite.generate.answer import (
 )
 from notecite.generate.base import LLM
 from notecite.generate.context import ContextBudget, ContextPiece, TokenCounter
+from notecite.generate.grounding import Grounder, locate
 from notecite.generate.prompts import answer_messages
 from notecite.retrieve.retriever import Candidate
 from notecite.retrieve.stage import Retrieved
@@ -26,6 +29,7 @@ from notecite.retrieve.terms import query_terms
 from notecite.schemas.ask import (
     AskRequest,
     AskResponse,
+    ClaimCheck,
     DebugInfo,
     ErrorInfo,
     Reference,
@@ -35,6 +39,8 @@ from notecite.schemas.ask import (
 logger = logging.getLogger(__name__)
 
 Retrieve = Callable[[AskRequest, DebugInfo], Retrieved]
+NoteLines = Callable[[str, str], "list[str] | None"]
+"""The current lines of a note, by vault name and path (None when unreadable)."""
 
 AMBIGUOUS_ANSWER = "Your question has no words to search for; please say what you are looking for."
 NO_CONTEXT_ANSWER = "I couldn't find anything relevant to that in your notes."
@@ -63,6 +69,28 @@ def context_budget(settings: AskSettings, llm: LLM) -> ContextBudget:
     return ContextBudget(
         max_tokens=settings.context_tokens_local if local else settings.context_tokens
     )
+
+
+def place_quotes(answer: CitedAnswer, kept: Sequence[Candidate], note_lines: NoteLines) -> None:
+    """Set each supporting line's number to its line in the note file (a chunk's text drops
+    blank lines, so the number counted in the chunk is only an estimate)."""
+    for cid, support in list(answer.support.items()):
+        for index in answer.members.get(cid, []):
+            chunk = kept[index].chunk
+            lines = note_lines(chunk.vault, chunk.rel_path)
+            found = locate(lines, support.text, chunk.line_start, chunk.line_end) if lines else None
+            if found is not None:
+                answer.support[cid] = replace(support, line=found)
+                break
+
+
+def grounder_for(settings: AskSettings, embedder: Embedder) -> Grounder | None:
+    """The claim checker of ``ask.grounding`` (None when it is off)."""
+    if settings.grounding == "off":
+        return None
+    if settings.grounding == "vectors":
+        return Grounder(embed=embedder.embed_documents)
+    return Grounder()
 
 
 def debug_chunks(retrieved: Retrieved) -> list[RetrievedChunk]:
@@ -99,7 +127,11 @@ class AskPipeline:
         settings: AskSettings,
         generation: GenerationSettings,
         count_tokens: TokenCounter,
+        grounder: Grounder | None = None,
+        note_lines: NoteLines | None = None,
     ) -> None:
+        self._grounder = grounder
+        self._note_lines = note_lines
         self._retrieve = retrieve
         self._llm = llm
         self._settings = settings
@@ -148,9 +180,12 @@ class AskPipeline:
                 citation_style=request.citation_style,
                 temperature=self._generation.temperature,
                 max_tokens=self._generation.max_tokens,
+                grounder=self._grounder,
             ),
             on_token,
         )
+        if self._note_lines is not None:
+            place_quotes(answer, kept, self._note_lines)
         debug.timings_ms.generate = answer.generate_ms
         debug.context_blocks = answer.blocks
         debug.invalid_citations = list(answer.invalid)
@@ -159,37 +194,72 @@ class AskPipeline:
     def _response(
         self, answer: CitedAnswer, kept: Sequence[Candidate], debug: DebugInfo
     ) -> AskResponse:
-        by_cid = {cid: [kept[i] for i in members] for cid, members in answer.members.items()}
-        in_context = [c for members in by_cid.values() for c in members]
+        in_context = references(answer, kept, answer.members)
+        debug.claims = claim_checks(answer)
         if answer.outcome == "failed":
             debug.uncited_references = True
             return AskResponse(
                 answer=answer.text,
-                references=[_reference(c) for c in in_context],
+                references=in_context,
                 error=ErrorInfo(type="LLMError", message=str(answer.error)),
             )
-        cited = [c for cid in answer.cited for c in by_cid[cid]]
-        cited_ids = {c.chunk.chunk_id for c in cited}
+        cited = references(answer, kept, {cid: answer.members[cid] for cid in answer.cited})
+        cited_ids = {kept[i].chunk.chunk_id for cid in answer.cited for i in answer.members[cid]}
         for item in debug.retrieved_chunks:
             item.cited = item.chunk_id in cited_ids
         if answer.outcome == "answered":
-            return AskResponse(answer=answer.text, references=[_reference(c) for c in cited])
+            return AskResponse(answer=answer.text, references=cited)
         debug.uncited_references = True
         if answer.outcome == "fallback":
-            debug.notes.append("answer carried no valid citation; replaced by the fallback")
+            debug.notes.append("answer carried no supported citation; replaced by the fallback")
         return AskResponse(
             answer=answer.text,
-            references=[_reference(c) for c in in_context],
+            references=in_context,
             abstained=True,
             abstain_reason="insufficient_information",
         )
 
 
-def _reference(candidate: Candidate) -> Reference:
-    chunk = candidate.chunk
-    return Reference(
-        vault=chunk.vault,
-        rel_path=chunk.rel_path,
-        heading_path=chunk.heading_path,
-        chunk_index=chunk.chunk_index,
-    )
+def references(
+    answer: CitedAnswer, kept: Sequence[Candidate], members: dict[str, list[int]]
+) -> list[Reference]:
+    """The chunks of ``members`` as references, in the order of their ids, each with its id,
+    line span and (for the chunk holding it) the line that supports the answer."""
+    found = []
+    for cid in sorted(members, key=lambda c: int(c[1:])):
+        support = answer.support.get(cid)
+        for index in members[cid]:
+            chunk = kept[index].chunk
+            holds = support is not None and chunk.line_start <= support.line <= chunk.line_end
+            found.append(
+                Reference(
+                    vault=chunk.vault,
+                    rel_path=chunk.rel_path,
+                    heading_path=chunk.heading_path,
+                    chunk_index=chunk.chunk_index,
+                    cid=cid,
+                    line_start=chunk.line_start,
+                    line_end=chunk.line_end,
+                    quote=support.text if holds and support else None,
+                    quote_line=support.line if holds and support else None,
+                )
+            )
+    return found
+
+
+def claim_checks(answer: CitedAnswer) -> list[ClaimCheck]:
+    """Each claim of the model's answer with its verdict, for the debug view."""
+    if answer.grounding is None:
+        return []
+    return [
+        ClaimCheck(
+            text=answer.label(item.claim.text),
+            status=item.status,
+            score=round(item.score, 4),
+            cid=answer.relabel.get(item.support.cid) if item.support else None,
+            quote=item.support.text if item.support else None,
+            line=item.support.line if item.support else None,
+            repaired=item.repaired,
+        )
+        for item in answer.grounding.claims
+    ]

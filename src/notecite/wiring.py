@@ -162,6 +162,19 @@ class Components:
         """The chat sessions kept beside the index, on their own connection(s): close it."""
         return open_session_store(self.settings, self.store)
 
+    def note_lines(self, vault: str, rel_path: str) -> list[str] | None:
+        """The current lines of a note of this tenant (None when it cannot be read)."""
+        found = self.store.get_vault(vault)
+        if found is None:
+            return None
+        path = (found.path / rel_path).resolve()
+        if not path.is_relative_to(found.path.resolve()):
+            return None
+        try:
+            return path.read_text(encoding="utf-8", errors="replace").split("\n")
+        except OSError:
+            return None
+
     def for_tenant(self, tenant: str) -> Components:
         """A new set over the vaults, notes and sessions of ``tenant`` (created when new).
 

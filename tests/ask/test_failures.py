@@ -56,7 +56,7 @@ def test_with_no_embedding_and_no_keyword_match_the_most_recent_notes_are_the_co
 ) -> None:
     """The AuroraNotes fallback: nothing can be searched, so the newest notes are used, and
     the answer says so in its strategy."""
-    llm = ScriptedLLM(answer="The newest note is about the garden [N1].")
+    llm = ScriptedLLM(answer="The newest entry is the one of day 6 [N1].")
     engine = make_engine(
         llm=llm, embedder=QueryFailingEmbedder(), indexed=False, ask={"folder_ranking": False}
     )

@@ -27,7 +27,15 @@ from notecite.generate.base import LLM, ChatMessage, ContextSource
 from notecite.generate.citations import FALLBACK_ANSWER
 from notecite.generate.context import TokenCounter
 from notecite.generate.failures import failure_type
-from notecite.pipeline import NO_NOTES_ANSWER, context_budget, context_pieces, debug_chunks
+from notecite.generate.grounding import Grounder
+from notecite.pipeline import (
+    NO_NOTES_ANSWER,
+    NoteLines,
+    context_budget,
+    context_pieces,
+    debug_chunks,
+    place_quotes,
+)
 from notecite.retrieve.retriever import Candidate
 from notecite.retrieve.stage import Retrieved
 from notecite.retrieve.terms import query_terms
@@ -80,12 +88,16 @@ class ChatService:
         chat: ChatSettings,
         ask: AskSettings,
         generation: GenerationSettings,
+        grounder: Grounder | None = None,
+        note_lines: NoteLines | None = None,
     ) -> None:
+        self._note_lines = note_lines
         self.sessions = Sessions(store, SessionSettings.defaults(ask))
         self._store = store
         self._llm_for = llm_for
         self._retrieve = retrieve
         self._count_tokens = count_tokens
+        self._grounder = grounder
         self._chat = chat
         self._ask = ask
         self._generation = generation
@@ -145,6 +157,8 @@ class ChatService:
             answer = CitedAnswer(text=text, outcome="fallback")
         else:
             answer = self._answer(request, query.query, history, kept, settings, llm, on_token)
+            if self._note_lines is not None:
+                place_quotes(answer, kept, self._note_lines)
         error = None
         if answer.error is not None:
             error = ErrorInfo(type=failure_type(str(answer.error)), message=str(answer.error))
@@ -215,6 +229,7 @@ class ChatService:
                 temperature=self._generation.temperature,
                 max_tokens=self._generation.max_tokens,
                 grounded=settings.enable_rag,
+                grounder=self._grounder if settings.enable_rag else None,
             ),
             on_token,
         )
@@ -229,6 +244,7 @@ class ChatService:
         for source in cited:
             chunk = best[source.cid]
             origin = origins.get(chunk.chunk.chunk_id)
+            support = answer.support.get(source.cid)
             snippet = " ".join(source.text.split())
             if len(snippet) > SNIPPET_CHARS:
                 snippet = snippet[: SNIPPET_CHARS - 3].rstrip() + "..."
@@ -243,6 +259,10 @@ class ChatService:
                     vault=source.vault,
                     path=source.rel_path,
                     section=source.heading_path,
+                    line_start=chunk.chunk.line_start,
+                    line_end=chunk.chunk.line_end,
+                    quote=support.text if support else None,
+                    quote_line=support.line if support else None,
                 )
             )
         return citations
