@@ -24,6 +24,7 @@ from notecite.generate.base import LLM
 from notecite.generate.registry import create_llm
 from notecite.ingest.indexer import ProgressCallback, VaultIndexer, WrittenCallback
 from notecite.pipeline import AskPipeline, TokenCallback
+from notecite.querylog import query_log_record
 from notecite.retrieve.cache import RetrievalCaches
 from notecite.retrieve.fusion import FusionWeights
 from notecite.retrieve.hybrid import HybridWeights, hybrid_search
@@ -404,7 +405,7 @@ class Engine:
         if self.settings.ask.log_queries and isinstance(store, SQLiteStore):
             elapsed_ms = (time.perf_counter() - started) * 1000
             self.query_log().record(
-                request.question, response, self.llm(request.llm).name, elapsed_ms
+                query_log_record(request.question, response, self.llm(request.llm).name, elapsed_ms)
             )
         return response
 

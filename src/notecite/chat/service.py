@@ -11,7 +11,6 @@ import time
 from collections.abc import Callable, Sequence
 
 from notecite.chat.answer import check_answer, without_markers
-from notecite.chat.base import SessionStore
 from notecite.chat.condense import Condensed, condense
 from notecite.chat.history import history_messages, sources_block
 from notecite.chat.prompts import plain_messages, rag_messages
@@ -34,6 +33,7 @@ from notecite.schemas.chat import (
     RetrievalMeta,
     SessionSettings,
 )
+from notecite.store.sessions import SessionStore
 
 logger = logging.getLogger(__name__)
 
@@ -80,7 +80,7 @@ class ChatService:
         settings = session.settings if session else self.sessions.defaults
         llm = self._llm_for(settings.model)
         past = (
-            self._store.messages(session.id, last=2 * self._chat.history_turns) if session else []
+            self.sessions.messages(session.id, last=2 * self._chat.history_turns) if session else []
         )
         history = history_messages(past)
 
@@ -128,7 +128,7 @@ class ChatService:
         if session is None:
             session = self.sessions.create(title_from(request.message))
         stored = answer + sources_block([(s.cid, s.label) for s in cited])
-        self._store.add_messages(
+        self.sessions.add_messages(
             session.id,
             [
                 NewMessage(role="user", content=request.message),
