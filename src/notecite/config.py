@@ -80,12 +80,9 @@ class IndexSettings(_Section):
 
 
 class SearchSettings(_Section):
-    """Defaults of `search`."""
+    """Defaults of `search` (it ranks with the ``[retrieval]`` fusion, as ask does)."""
 
     k: int = Field(default=8, ge=1, le=200)
-    candidates: int = Field(default=50, ge=1, le=1000)
-    vector_weight: float = Field(default=0.7, ge=0)
-    bm25_weight: float = Field(default=0.3, ge=0)
 
 
 class GenerationSettings(_Section):

@@ -8,7 +8,9 @@ from pydantic import BaseModel, ConfigDict, Field
 
 Detail = Literal["brief", "normal", "detailed"]
 CitationStyle = Literal["numbered", "file_section"]
-AbstainReason = Literal["no_relevant_context", "insufficient_information", "ambiguous_question"]
+AbstainReason = Literal[
+    "no_relevant_context", "insufficient_information", "ambiguous_question", "no_notes"
+]
 AutoRagMode = Literal["off", "auto", "always"]
 
 MAX_QUESTION_CHARS = 2000

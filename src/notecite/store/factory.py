@@ -63,6 +63,11 @@ def open_session_store(settings: Settings, store: Store) -> SessionStore:
     return SQLiteSessionStore(sqlite.path, tenant_id=sqlite.tenant_id)
 
 
+def keeps_query_log(store: Store) -> bool:
+    """Whether ``store`` has a query log beside it (the SQLite store, for now)."""
+    return isinstance(store, SQLiteStore)
+
+
 def open_query_log(settings: Settings, store: Store) -> QueryLog:
     """The query log kept beside ``store``, for its tenant; the caller closes it.
 
@@ -86,4 +91,4 @@ def _sqlite(store: Store, what: str) -> SQLiteStore:
     return store
 
 
-__all__ = ["open_query_log", "open_session_store", "open_store"]
+__all__ = ["QueryLog", "keeps_query_log", "open_query_log", "open_session_store", "open_store"]

@@ -20,6 +20,7 @@ from notecite.store.postgres.lock import advisory_index_locks
 from notecite.store.postgres.search import (
     approximate_query,
     exact_query,
+    filter_sql,
     hnsw_index_name,
     hnsw_index_sql,
     lexical_query,
@@ -554,6 +555,21 @@ class PostgresStore:
         with self._tx() as conn:
             rows = conn.execute(*lexical_query(self.tenant_id, tsquery, flt, limit)).fetchall()
         return [ChunkHit(int(r[0]), float(r[1])) for r in rows]
+
+    def recent_chunks(self, flt: SearchFilter, limit: int) -> list[int]:
+        """The first chunk of each of the ``limit`` most recently dated notes in ``flt``."""
+        if limit <= 0:
+            return []
+        where, params = filter_sql(flt)
+        query = sql.SQL(
+            "SELECT MIN(c.id) FROM chunks c "
+            "JOIN notes n ON n.tenant_id = c.tenant_id AND n.id = c.note_id "
+            "WHERE c.tenant_id = %s {} GROUP BY n.id "
+            "ORDER BY MAX(n.note_ts) DESC NULLS LAST, n.id DESC LIMIT %s"
+        ).format(where)
+        with self._tx() as conn:
+            rows = conn.execute(query, [self.tenant_id, *params, limit]).fetchall()
+        return [int(r[0]) for r in rows]
 
     def fetch_chunks(self, rowids: Sequence[int]) -> dict[int, StoredChunk]:
         if not rowids:

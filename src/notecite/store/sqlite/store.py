@@ -66,16 +66,11 @@ def _restricts(flt: SearchFilter) -> bool:
     )
 
 
-def _lexical_sql(
-    tenant_id: int, match: str, flt: SearchFilter, limit: int
-) -> tuple[str, list[object]]:
-    """The full-text query joined to chunks, notes and vaults, with every filter."""
-    sql = [
-        f"SELECT f.rowid, {_BM25} AS score FROM chunks_fts f "
-        "JOIN chunks c ON c.id = f.rowid JOIN notes n ON n.id = c.note_id "
-        "JOIN vaults v ON v.id = c.vault_id AND v.tenant_id = ? WHERE chunks_fts MATCH ?"
-    ]
-    params: list[object] = [tenant_id, match]
+def _filter_sql(flt: SearchFilter) -> tuple[list[str], list[object]]:
+    """Conditions (each starting with AND) on ``c`` and ``n`` for the vault, folder and date
+    filter, with their parameters."""
+    sql: list[str] = []
+    params: list[object] = []
     if flt.vault_ids:
         sql.append(f"AND c.vault_id IN ({','.join('?' * len(flt.vault_ids))})")
         params.extend(flt.vault_ids)
@@ -92,9 +87,22 @@ def _lexical_sql(
     if flt.until is not None:
         sql.append("AND n.note_ts <= ?")
         params.append(flt.until.timestamp())
-    sql.append("ORDER BY score DESC, f.rowid LIMIT ?")
-    params.append(limit)
-    return " ".join(sql), params
+    return sql, params
+
+
+def _lexical_sql(
+    tenant_id: int, match: str, flt: SearchFilter, limit: int
+) -> tuple[str, list[object]]:
+    """The full-text query joined to chunks, notes and vaults, with every filter."""
+    where, where_params = _filter_sql(flt)
+    sql = [
+        f"SELECT f.rowid, {_BM25} AS score FROM chunks_fts f "
+        "JOIN chunks c ON c.id = f.rowid JOIN notes n ON n.id = c.note_id "
+        "JOIN vaults v ON v.id = c.vault_id AND v.tenant_id = ? WHERE chunks_fts MATCH ?",
+        *where,
+        "ORDER BY score DESC, f.rowid LIMIT ?",
+    ]
+    return " ".join(sql), [tenant_id, match, *where_params, limit]
 
 
 def _now() -> str:
@@ -494,6 +502,23 @@ class SQLiteStore:
         self, model_id: str, query: Vectors, rowids: Sequence[int], sentence_weight: float = 0.0
     ) -> dict[int, float]:
         return self._vector_matrix(model_id).scores_for(query, rowids, sentence_weight)
+
+    def recent_chunks(self, flt: SearchFilter, limit: int) -> list[int]:
+        """The first chunk of each of the ``limit`` most recently dated notes in ``flt``."""
+        if limit <= 0:
+            return []
+        where, params = _filter_sql(flt)
+        query = (
+            "SELECT MIN(c.id) FROM chunks c JOIN notes n ON n.id = c.note_id "
+            "JOIN vaults v ON v.id = c.vault_id AND v.tenant_id = ? WHERE 1 = 1 "
+            f"{' '.join(where)} GROUP BY n.id ORDER BY MAX(n.note_ts) DESC, n.id DESC LIMIT ?"
+        )
+        with self.db.read() as conn:
+            try:
+                rows = conn.execute(query, [self.tenant_id, *params, limit]).fetchall()
+            except sqlite3.Error as exc:
+                raise StoreError(f"recent notes query failed: {exc}") from exc
+        return [int(r[0]) for r in rows]
 
     def lexical_search(self, query: str, flt: SearchFilter, limit: int) -> list[ChunkHit]:
         match = fts_query(query)
