@@ -21,6 +21,7 @@ from notecite.generate.answer import TokenCallback
 from notecite.generate.base import LLM
 from notecite.ingest.indexer import ProgressCallback, VaultIndexer
 from notecite.pipeline import AskPipeline, grounder_for
+from notecite.querylog import query_log_record
 from notecite.retrieve.cache import RetrievalCaches
 from notecite.retrieve.rerankers import Reranker
 from notecite.retrieve.retriever import RetrievalOptions
@@ -256,7 +257,9 @@ class Engine:
         response = pipeline.ask(request, on_token)
         if self.settings.ask.log_queries and self.parts.keeps_query_log:
             elapsed_ms = (time.perf_counter() - started) * 1000
-            self.query_log().record(request.question, response, llm.name, elapsed_ms)
+            self.query_log().record(
+                query_log_record(request.question, response, llm.name, elapsed_ms)
+            )
         return response
 
     def query_log(self) -> QueryLog:

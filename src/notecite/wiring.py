@@ -11,7 +11,6 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 
-from notecite.chat.base import SessionStore
 from notecite.config import DEFAULT_TENANT, Settings
 from notecite.embed.base import Embedder
 from notecite.embed.registry import create_embedder
@@ -30,6 +29,7 @@ from notecite.store.factory import (
     open_session_store,
     open_store,
 )
+from notecite.store.sessions import SessionStore
 from notecite.types import Chunk, NoteRecord
 
 logger = logging.getLogger(__name__)

@@ -35,11 +35,10 @@ def test_a_first_message_starts_a_session_and_stores_both_messages(
     assert response.meta.model == "extractive"
     assert response.meta.retrieval.k >= 1
     assert response.meta.retrieval.candidate_count >= response.meta.retrieval.rerank_count >= 1
-    store = sessions_of(engine)
-    session = store.get_session(response.session_id)
-    assert session is not None
+    sessions = Sessions(sessions_of(engine), SessionSettings.defaults(engine.settings.ask))
+    session = sessions.get(response.session_id)
     assert session.title == "What is the Apollo budget?"
-    user, assistant = store.messages(response.session_id)
+    user, assistant = sessions.messages(response.session_id)
     assert (user.role, user.content) == ("user", "What is the Apollo budget?")
     assert assistant.content.startswith(response.answer)
     assert "\n\n---\n**Sources:**\n- [" in assistant.content
@@ -157,7 +156,8 @@ def test_an_llm_failure_keeps_the_sources_and_is_stored_with_its_error(
     assert reply.error.type == "LLMTimeoutError"
     assert reply.citations
     assert reply.answer.startswith("The language model failed")
-    stored = sessions_of(engine).messages(reply.session_id)[-1]
+    sessions = Sessions(sessions_of(engine), SessionSettings.defaults(engine.settings.ask))
+    stored = sessions.messages(reply.session_id)[-1]
     assert stored.error == reply.error
 
 

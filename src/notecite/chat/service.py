@@ -11,7 +11,6 @@ import time
 from collections.abc import Callable, Sequence
 
 from notecite.chat.answer import without_markers
-from notecite.chat.base import SessionStore
 from notecite.chat.condense import Condensed, condense
 from notecite.chat.history import history_messages, sources_block
 from notecite.chat.prompts import plain_messages, rag_messages
@@ -50,6 +49,7 @@ from notecite.schemas.chat import (
     RetrievalMeta,
     SessionSettings,
 )
+from notecite.store.sessions import SessionStore
 
 LLMProvider = Callable[[str | None], LLM]
 Retrieve = Callable[[AskRequest, LLM, AskSettings, DebugInfo], Retrieved]
@@ -118,7 +118,7 @@ class ChatService:
         settings = session.settings if session else self.sessions.defaults
         llm = self._llm_for(settings.model)
         past = (
-            self._store.messages(session.id, last=2 * self._chat.history_turns) if session else []
+            self.sessions.messages(session.id, last=2 * self._chat.history_turns) if session else []
         )
         history = history_messages(past)
         debug = DebugInfo(llm=llm.name)
@@ -177,7 +177,7 @@ class ChatService:
         if session is None:
             session = self.sessions.create(title_from(request.message))
         stored = text + sources_block([(c.cid, _label(c)) for c in citations])
-        self._store.add_messages(
+        self.sessions.add_messages(
             session.id,
             [
                 NewMessage(role="user", content=request.message),

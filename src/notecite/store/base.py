@@ -98,9 +98,11 @@ class Store(Protocol):
       and reports it in ``ChunkHit.dense``, ``score`` staying the chunk cosine;
       ``vector_scores`` returns the dense score. A store that does not keep them treats
       every w as 0.
+    - ``tenant_id`` is the tenant whose rows the store reads and writes (1: the default).
     """
 
     keeps_sentence_vectors: bool
+    tenant_id: int
 
     def add_vault(self, name: str, path: Path) -> Vault: ...
 

@@ -141,7 +141,7 @@ class _Turn:
         session = sessions.create("OpenAI-compatible completion", self.patch)
         try:
             if history:
-                self.services.session_store.add_messages(session.id, history)
+                sessions.add_messages(session.id, history)
             chat = ChatRequest(
                 message=messages[last].text().strip(),
                 session_id=session.id,
