@@ -19,6 +19,7 @@ from notecite.generate.answer import (
 )
 from notecite.generate.base import LLM
 from notecite.generate.context import ContextBudget, ContextPiece, TokenCounter
+from notecite.generate.failures import failure_type
 from notecite.generate.prompts import answer_messages
 from notecite.retrieve.retriever import Candidate
 from notecite.retrieve.stage import Retrieved
@@ -166,7 +167,7 @@ class AskPipeline:
             return AskResponse(
                 answer=answer.text,
                 references=[_reference(c) for c in in_context],
-                error=ErrorInfo(type="LLMError", message=str(answer.error)),
+                error=ErrorInfo(type=failure_type(answer.error), message=str(answer.error)),
             )
         cited = [c for cid in answer.cited for c in by_cid[cid]]
         cited_ids = {c.chunk.chunk_id for c in cited}

@@ -147,7 +147,7 @@ class ChatService:
             answer = self._answer(request, query.query, history, kept, settings, llm, on_token)
         error = None
         if answer.error is not None:
-            error = ErrorInfo(type=failure_type(str(answer.error)), message=str(answer.error))
+            error = ErrorInfo(type=failure_type(answer.error), message=str(answer.error))
         else:
             meta.invalid_citations = len(answer.invalid)
             reason = _abstain_reason(settings, retrieved, answer)
