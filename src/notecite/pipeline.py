@@ -21,6 +21,7 @@ from notecite.generate.answer import (
 )
 from notecite.generate.base import LLM
 from notecite.generate.context import ContextBudget, ContextPiece, TokenCounter
+from notecite.generate.failures import failure_type
 from notecite.generate.grounding import Grounder, locate
 from notecite.generate.prompts import answer_messages
 from notecite.retrieve.retriever import Candidate
@@ -201,7 +202,7 @@ class AskPipeline:
             return AskResponse(
                 answer=answer.text,
                 references=in_context,
-                error=ErrorInfo(type="LLMError", message=str(answer.error)),
+                error=ErrorInfo(type=failure_type(answer.error), message=str(answer.error)),
             )
         cited = references(answer, kept, {cid: answer.members[cid] for cid in answer.cited})
         cited_ids = {kept[i].chunk.chunk_id for cid in answer.cited for i in answer.members[cid]}

@@ -161,7 +161,7 @@ class ChatService:
                 place_quotes(answer, kept, self._note_lines)
         error = None
         if answer.error is not None:
-            error = ErrorInfo(type=failure_type(str(answer.error)), message=str(answer.error))
+            error = ErrorInfo(type=failure_type(answer.error), message=str(answer.error))
         else:
             meta.invalid_citations = len(answer.invalid)
             reason = _abstain_reason(settings, retrieved, answer)
