@@ -140,12 +140,18 @@ def test_checks_against_a_vault_find_each_kind_of_mistake(tmp_path: Path) -> Non
         gold_headings=("Apollo > Launch",),
     )
     assert check_against_vault(good, root) == []
-    titled = replace(good, gold_files=("misc/board.md",), gold_headings=("Team Board",))
+    titled = replace(
+        good,
+        gold_files=("misc/board.md",),
+        gold_headings=("Team Board",),
+        must_contain=(("kanban board",),),
+    )
     assert check_against_vault(titled, root) == []  # a note without headings: its title
     bad = QaItem(
         "So the launch of the rocket is planned for when?",
         True,
         ("projects/apollo.md", "projects/gone.md"),
+        (("March 15", "15 March"),),
         id="b",
         kind="fact",
         gold_headings=("Apollo > Budget",),
@@ -155,6 +161,7 @@ def test_checks_against_a_vault_find_each_kind_of_mistake(tmp_path: Path) -> Non
     assert "gold file projects/gone.md not found" in problems
     assert any("'Apollo > Budget' is no heading" in p for p in problems)
     assert any("copies 8 words" in p for p in problems)
+    assert "must_contain ['March 15', '15 March'] is in none of the gold files" in problems
     assert "absent term 'kanban' occurs in misc/board.md" in problems
     assert not any("syncthing" in p for p in problems)
 
@@ -228,8 +235,9 @@ def test_the_manifest_points_at_both_shared_vaults(shared_data: Path) -> None:
 
 
 def test_every_item_holds_against_its_shared_vault(shared_data: Path) -> None:
-    """Gold files exist, gold headings are headings of them, no question copies 8 words of
-    a gold note, and every near-miss term occurs nowhere in the vault (one pass per vault)."""
+    """Gold files exist, gold headings and must-contain phrases are found in them, no
+    question copies 8 words of a gold note, and every near-miss term occurs nowhere in the
+    vault (one pass per vault)."""
     roots = {
         "foam": shared_data / "vault-foam" / "docs",
         "dendron": shared_data / "vault-dendron" / "vault",

@@ -114,8 +114,11 @@ def eval_qa(
     out: Path | None,
     as_json: bool,
 ) -> None:
-    """Ask questions with known answers; report per kind: gold note cited, must-contain,
-    wrongly abstained, abstained and latency."""
+    """Ask questions with known answers and score the answers per kind of question.
+
+    Reports gold note cited, gold retrieved, must-contain, wrongly abstained, abstained and
+    wall time, per kind and overall.
+    """
     run = run_qa(
         state.settings,
         data,

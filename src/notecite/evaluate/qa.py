@@ -34,9 +34,6 @@ from notecite.schemas.ask import AskRequest, AskResponse
 
 MANIFEST = "vaults.json"
 
-# Re-exported: the older import path of these names.
-__all__ = ["QaItem", "QaOutcome", "QaRecord", "QaRun", "load_qa", "run_qa", "score_qa"]
-
 
 @dataclass(frozen=True)
 class VaultTarget:

@@ -164,8 +164,9 @@ def _field_problems(item: QaItem) -> Iterable[str]:
 
 def check_against_vault(item: QaItem, root: Path) -> list[str]:
     """What is wrong with ``item`` given its vault's files: gold files that do not exist,
-    gold headings found in none of them, absent terms that occur in the vault, a question
-    that copies ``COPY_WORDS`` consecutive words of a gold note."""
+    gold headings or must-contain requirements found in none of them, absent terms that
+    occur in the vault, a question that copies ``COPY_WORDS`` consecutive words of a gold
+    note."""
     problems = []
     texts = []
     for gold in item.gold_files:
@@ -179,6 +180,12 @@ def check_against_vault(item: QaItem, root: Path) -> list[str]:
         last = _norm(heading.split(">")[-1])
         if texts and last not in headings:
             problems.append(f"gold heading {heading!r} is no heading or title of the gold files")
+    low = " ".join(texts).lower()
+    problems.extend(
+        f"must_contain {list(req)} is in none of the gold files"
+        for req in item.must_contain
+        if texts and not any(alt.lower() in low for alt in req)
+    )
     copied = _shared_run(item.question, texts)
     if copied:
         problems.append(f"the question copies {COPY_WORDS} words of a gold note: {copied!r}")
