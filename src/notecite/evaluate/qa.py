@@ -21,6 +21,7 @@ from typing import Any
 from notecite.config import Settings
 from notecite.engine import Engine
 from notecite.errors import ConfigError, LLMError, VaultError
+from notecite.evaluate.beir import eval_settings
 from notecite.evaluate.qa_data import QaItem, load_qa, select
 from notecite.evaluate.qa_metrics import (
     QaOutcome,
@@ -138,12 +139,6 @@ def _manifest(path: Path) -> dict[str, Path]:
     return {str(name): path.parent / str(folder) for name, folder in raw.items()}
 
 
-def eval_store_settings(settings: Settings, vault: str) -> Settings:
-    """Settings whose store is ``<home>/eval/qa-<vault>.db``."""
-    path = settings.home / "eval" / f"qa-{vault}.db"
-    return settings.model_copy(update={"store": settings.store.model_copy(update={"path": path})})
-
-
 def run_qa(
     settings: Settings,
     data: Path,
@@ -200,7 +195,7 @@ def _open_engine(
                 f"--vault {target.name}=FOLDER, or list it in {MANIFEST} beside the data file"
             )
         return engine
-    engine = Engine(eval_store_settings(settings, target.name))
+    engine = Engine(eval_settings(settings, f"qa-{target.name}"))
     try:
         wanted = target.folder.expanduser().resolve()
         known = engine.store.get_vault(target.name)
