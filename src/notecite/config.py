@@ -113,6 +113,14 @@ class AskSettings(_Section):
     k_default: int = Field(default=5, ge=1)
     k_max: int = Field(default=8, ge=1)
     folder_ranking: bool = Field(default=True, description="let the LLM pick folders")
+    answerability_gate: bool = Field(
+        default=True,
+        description="abstain before any model call when the calibrated gate says the kept "
+        "chunks cannot answer (docs/answerability.md)",
+    )
+    answerability_threshold: float | None = Field(
+        default=None, ge=0, le=1, description="override the gate's fitted threshold"
+    )
     grounding: Literal["off", "terms", "vectors"] = Field(
         default="terms",
         description="check each claim against a line of the notes: by shared terms, or by "

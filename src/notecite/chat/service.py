@@ -69,6 +69,9 @@ def session_ask_settings(ask: AskSettings, settings: SessionSettings) -> AskSett
     return ask.model_copy(
         update={
             "final_threshold": settings.rag_threshold,
+            # a session that lowers its threshold wants its top K whatever they score
+            "answerability_gate": ask.answerability_gate
+            and settings.rag_threshold >= ask.final_threshold,
             "vector_threshold": vector,
             "k_min": 1,
             "k_max": max(ask.k_max, settings.rag_top_k),

@@ -55,7 +55,7 @@ class ExtractiveLLM:
     def generate(self, request: GenerationRequest) -> str:
         terms = {stem(t) for t in query_terms(request.question)}
         # a sentence must share this many of the question's terms to count as answering it
-        needed = 1 if len(terms) <= 2 else 2
+        needed = 1 if len(terms) <= 3 else 2
         scored: list[tuple[float, int, str, ContextSource]] = []
         for rank, source in enumerate(request.sources):
             body = "\n".join(ln for ln in source.text.split("\n") if not ln.startswith("#"))

@@ -19,6 +19,7 @@ reference can point at the exact line.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -34,7 +35,7 @@ Status = Literal["supported", "recited", "unsupported", "neutral"]
 
 _MARKERS = re.compile(r"(?:\s*\[N\d+\])+")
 _ONE_MARKER = re.compile(r"\[(N\d+)\]")
-_CLAIM_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[*_`]?[A-Z0-9])|\n+")
+_CLAIM_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[*_`]?[A-Z0-9])|(?<=\]\.)\s+|\n+")
 _MARKERS_AFTER_STOP = re.compile(r"([.!?])((?:\s*\[N\d+\])+)")
 _NOT_PROSE = re.compile(r"^!?\[[^\]]*\]\([^)]*\)$|^\[[^\]]+\]:\s*\S+")
 _CODE = re.compile(r"`([^`]+)`")
@@ -161,7 +162,9 @@ def _lines(source: ContextSource) -> list[tuple[str, int]]:
             continue
         number = source.line_start + offset if source.line_start else 0
         found.extend((sentence, number) for sentence in _LINE_SPLIT.split(stripped) if sentence)
-    return found
+    # A claim may join two neighbouring sentences: each pair is a candidate line too.
+    pairs = [(f"{a} {b}", n) for (a, n), (b, _) in itertools.pairwise(found)]
+    return found + pairs
 
 
 _DANGLING = re.compile(

@@ -18,6 +18,7 @@ from notecite.config import AskSettings
 from notecite.embed.base import Embedder, Vectors
 from notecite.errors import EmbeddingError, StoreError
 from notecite.generate.base import LLM
+from notecite.retrieve.answerability import DEFAULT_MODEL, features
 from notecite.retrieve.autok import automatic_k
 from notecite.retrieve.autorag import AutoRag, AutoRagOptions
 from notecite.retrieve.cache import RetrievalCaches, vector_key
@@ -305,7 +306,36 @@ class RetrievalStage:
             found.missing = self._missing(request.question, kept)
             debug.missing_terms = list(found.missing.not_in_vaults)
             debug.absent_from_context = list(found.missing.not_in_context)
+            if query is not None and not found.missing.not_in_vaults:
+                self._gate(request.question, found, debug)
         return found
+
+    def _gate(self, question: str, found: Retrieved, debug: DebugInfo) -> None:
+        """The calibrated answerability gate: drop the kept chunks (the ask abstains before
+        any model call) when they are unlikely to answer ``question``. It reads scores of the
+        embedder it was fitted on, and stays out of the way of any other."""
+        if self._embedder.model_id != DEFAULT_MODEL.embedder:
+            return
+        flt = SearchFilter(vault_ids=tuple(v.id for v in self._vaults))
+        signals = features(
+            question,
+            found.candidates,
+            found.kept,
+            lambda terms: self._store.mentions(terms, flt),
+            len(found.missing.not_in_vaults),
+        )
+        model = DEFAULT_MODEL
+        threshold = self._settings.answerability_threshold
+        if threshold is None:
+            threshold = model.threshold
+        probability = model.probability(signals)
+        debug.answerability = round(probability, 4)
+        if self._settings.answerability_gate and probability < threshold:
+            debug.notes.append(
+                f"answerability {probability:.3f} under {threshold:.3f}: the kept chunks are "
+                "unlikely to answer; abstaining before any model call"
+            )
+            found.kept = []
 
     def search(self, question: str, folders: Sequence[str], limit: int) -> list[Candidate]:
         """The top ``limit`` candidates of the given folders (else of each vault), ranked as

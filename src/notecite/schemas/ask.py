@@ -153,6 +153,9 @@ class DebugInfo(BaseModel):
     timings_ms: Timings = Field(default_factory=Timings)
     invalid_citations: list[str] = Field(default_factory=list)
     claims: list[ClaimCheck] = Field(default_factory=list)
+    answerability: float | None = Field(
+        default=None, description="P(the kept chunks answer the question), the calibrated gate"
+    )
     missing_terms: list[str] = Field(
         default_factory=list, description="salient terms of the question no note mentions"
     )

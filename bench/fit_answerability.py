@@ -1,0 +1,129 @@
+"""Fit the answerability gate (``notecite.retrieve.answerability``) on the dev split of the
+vault QA set, and choose its threshold there.
+
+Every dev question of ``bench/qa/vaults.jsonl`` is retrieved exactly as ``ask`` retrieves it
+(the indexes of ``notecite eval qa`` under ``--home``; run that first), the gate's features
+are read, and a logistic regression (L2, Newton steps, standardised features) is fitted to
+"answerable" (fact, how-to, multi-note, time, folder-scoped) against "not answerable"
+(near-miss, off-topic). The threshold is the highest one that keeps wrongly abstained
+answerable questions at or under ``--max-wrong`` on dev, judged on leave-one-out
+probabilities. The test split is never read.
+
+    .venv/bin/notecite --home /tmp/qa --llm extractive eval qa --data bench/qa/vaults.jsonl
+    .venv/bin/python bench/fit_answerability.py --home /tmp/qa
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from notecite import Engine
+from notecite.config import load_settings
+from notecite.retrieve.answerability import FEATURE_NAMES, features
+from notecite.schemas.ask import AskRequest
+from notecite.types import SearchFilter
+
+REPO = Path(__file__).resolve().parent.parent
+ANSWERABLE = {"fact", "how-to", "multi-note", "time", "folder-scoped"}
+
+
+def collect(home: Path, data: Path) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    items = [json.loads(line) for line in data.read_text().splitlines() if line.strip()]
+    items = [i for i in items if i["split"] == "dev"]
+    rows, labels, ids = [], [], []
+    for vault in sorted({i["vault"] for i in items}):
+        settings = load_settings(
+            home=home / "eval", store={"path": home / "eval" / f"qa-{vault}.db"}, llm="extractive"
+        )
+        with Engine(settings) as engine:
+            everywhere = SearchFilter(vault_ids=tuple(v.id for v in engine.vaults()))
+
+            def mentions(
+                terms: Sequence[str], engine: Engine = engine, flt: SearchFilter = everywhere
+            ) -> set[str]:
+                return engine.store.mentions(terms, flt)
+
+            for item in (i for i in items if i["vault"] == vault):
+                request = AskRequest(question=item["question"], folders=item.get("folders") or [])
+                found = engine.retrieve(request)
+                vector = features(
+                    item["question"],
+                    found.candidates,
+                    found.kept,
+                    mentions,
+                    len(found.missing.not_in_vaults),
+                ).vector()
+                rows.append(vector)
+                labels.append(1.0 if item["kind"] in ANSWERABLE else 0.0)
+                ids.append(item["id"])
+    return np.asarray(rows, dtype=np.float64), np.asarray(labels), ids
+
+
+def fit(x: np.ndarray, y: np.ndarray, l2: float) -> tuple[np.ndarray, float]:
+    """Logistic regression by Newton's method with an L2 penalty (not on the bias)."""
+    design = np.hstack([np.ones((len(x), 1)), x])
+    w = np.zeros(design.shape[1])
+    penalty = np.eye(design.shape[1]) * l2
+    penalty[0, 0] = 0.0
+    for _ in range(50):
+        p = 1.0 / (1.0 + np.exp(-design @ w))
+        gradient = design.T @ (p - y) + penalty @ w
+        hessian = design.T @ (design * (p * (1 - p))[:, None]) + penalty
+        step = np.linalg.solve(hessian, gradient)
+        w -= step
+        if np.abs(step).max() < 1e-8:
+            break
+    return w[1:], float(w[0])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--home", type=Path, required=True)
+    parser.add_argument("--data", type=Path, default=REPO / "bench" / "qa" / "vaults.jsonl")
+    parser.add_argument("--l2", type=float, default=1.0)
+    parser.add_argument("--max-wrong", type=float, default=0.05)
+    args = parser.parse_args()
+    x, y, ids = collect(args.home, args.data)
+    mean, scale = x.mean(axis=0), x.std(axis=0) + 1e-6
+    weights, bias = fit((x - mean) / scale, y, args.l2)
+    # The threshold is chosen on leave-one-out probabilities (each question scored by a model
+    # fitted without it), so it is not tuned to questions the model has already seen.
+    p = np.empty(len(y))
+    for i in range(len(y)):
+        rest = np.arange(len(y)) != i
+        m, s = x[rest].mean(axis=0), x[rest].std(axis=0) + 1e-6
+        w_i, b_i = fit((x[rest] - m) / s, y[rest], args.l2)
+        p[i] = 1.0 / (1.0 + np.exp(-(((x[i] - m) / s) @ w_i + b_i)))
+    best = 0.0
+    for threshold in sorted(set(np.round(p, 4))):
+        wrong = float(np.mean(p[y == 1] < threshold))
+        if wrong <= args.max_wrong:
+            best = float(threshold)
+    caught = float(np.mean(p[y == 0] < best))
+    wrong = float(np.mean(p[y == 1] < best))
+    print(f"dev questions: {len(y)} ({int(y.sum())} answerable)")
+    for name, w in zip(FEATURE_NAMES, weights, strict=True):
+        print(f"  {name:<15} {w:+.3f}")
+    print(f"  bias            {bias:+.3f}")
+    print(
+        f"threshold {best:.4f}: unanswerable abstained {caught:.2f}, answerable wrongly {wrong:.2f}"
+    )
+    print(
+        "AnswerabilityModel(\n"
+        f"    weights={tuple(round(float(w), 4) for w in weights)},\n"
+        f"    bias={bias:.4f},\n"
+        f"    mean={tuple(round(float(m), 4) for m in mean)},\n"
+        f"    scale={tuple(round(float(s), 4) for s in scale)},\n"
+        f"    threshold={best:.4f},\n)"
+    )
+    for i in np.argsort(p):
+        print(f"  {p[i]:.3f} {'A' if y[i] else '-'} {ids[i]}")
+
+
+if __name__ == "__main__":
+    main()
