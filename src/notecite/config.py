@@ -15,7 +15,15 @@ from pathlib import Path
 from typing import Any, Literal
 
 import platformdirs
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SecretStr,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 from pydantic_settings import (
     BaseSettings,
     PydanticBaseSettingsSource,
@@ -112,7 +120,12 @@ class AskSettings(_Section):
     k_min: int = Field(default=3, ge=1)
     k_default: int = Field(default=5, ge=1)
     k_max: int = Field(default=8, ge=1)
-    folder_ranking: bool = Field(default=True, description="let the LLM pick folders")
+    folder_ranking: Literal["scores", "llm", "off"] = Field(
+        default="scores",
+        description="scores: rank folders by the best scores of one search, no model call "
+        "(the default); llm: the model picks folders first (a call per question, cached); "
+        "off: no ranking. true/false of older configs mean llm/off",
+    )
     answerability_gate: bool = Field(
         default=True,
         description="abstain before any model call when the calibrated gate says the kept "
@@ -148,6 +161,16 @@ class AskSettings(_Section):
     query_cache_entries: int = Field(default=100, ge=1)
     query_cache_ttl_s: float = Field(default=300.0, gt=0)
     result_cache_entries: int = Field(default=256, ge=1)
+
+    @field_validator("folder_ranking", mode="before")
+    @classmethod
+    def _folder_ranking_of_old_configs(cls, value: object) -> object:
+        """``folder_ranking = true/false`` (before the modes) means ``llm``/``off``."""
+        if isinstance(value, bool):
+            return "llm" if value else "off"
+        if isinstance(value, str) and value.lower() in {"true", "false"}:
+            return "llm" if value.lower() == "true" else "off"
+        return value
 
 
 class RetrievalSettings(_Section):

@@ -16,6 +16,7 @@ from tests.helpers import CountingEmbedder
 
 APOLLO = "When is the Apollo launch scheduled?"
 UNRELATED = "quantum chromodynamics lattice gauge"
+LLM_RANKING = {"folder_ranking": "llm"}  # the model picks folders (not the default)
 
 
 def test_an_empty_index_abstains_without_calling_the_llm(
@@ -65,7 +66,7 @@ def test_an_unrelated_question_abstains_without_asking_for_an_answer(
 
 def test_with_folder_ranking_only_the_folders_are_asked_about(make_engine: MakeEngine) -> None:
     llm = ScriptedLLM()
-    response = make_engine(llm=llm).ask(AskRequest(question=UNRELATED))
+    response = make_engine(llm=llm, ask=LLM_RANKING).ask(AskRequest(question=UNRELATED))
     assert response.abstain_reason == "no_relevant_context"
     assert len(llm.folder_calls) == 1
     assert llm.answer_calls == []

@@ -115,7 +115,9 @@ def test_an_openai_server_answering_500_gives_references_and_error(
         send_json(h, {"error": {"message": "overloaded"}}, status=500, headers={"Retry-After": "0"})
 
     with LoopbackServer(respond) as server:
-        engine = make_engine(**openai_settings(server.url, retries=1))
+        settings = openai_settings(server.url, retries=1)
+        settings["ask"] = {**settings.get("ask", {}), "folder_ranking": "llm"}
+        engine = make_engine(**settings)
         response = engine.ask(AskRequest(question=APOLLO, debug=True))
 
     assert response.error is not None

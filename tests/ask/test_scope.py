@@ -13,6 +13,7 @@ from tests.ask.providers import ScriptedLLM
 ALL_FOLDERS = ["v1/meetings", "v1/projects-old", "v1/projects/work", "v2/meetings", "v2/projects"]
 LAUNCH = "Apollo launch Lisbon"
 STANDUP = "meetings/standup.md"
+LLM_RANKING = {"folder_ranking": "llm"}  # the model picks folders (not the default)
 
 
 def debug_of(response: AskResponse) -> DebugInfo:
@@ -30,7 +31,10 @@ def test_every_vault_is_searched_by_default(notes_engine: Engine) -> None:
     assert {path.split("/")[0] for path in searched(response)} == {"v1", "v2"}
     selection = debug_of(response).folder_selection
     assert selection.available == ALL_FOLDERS
-    assert (selection.method, selection.selected) == ("all", [])
+    # ranked without a model: folders in the order of their best candidate, all searched
+    assert selection.method == "scores"
+    assert selection.selected
+    assert set(selection.selected) <= set(ALL_FOLDERS)
 
 
 def test_vaults_restricts_the_search(notes_engine: Engine) -> None:
@@ -94,7 +98,7 @@ def test_several_folders_are_searched_together(notes_engine: Engine) -> None:
 
 def test_the_llm_ranks_folders_when_none_is_given(make_engine: MakeEngine) -> None:
     llm = ScriptedLLM("The review moved to Thursday [N1].", folders='```json\n["v1/meetings"]\n```')
-    engine = make_engine(llm=llm)
+    engine = make_engine(llm=llm, ask=LLM_RANKING)
 
     response = engine.ask(AskRequest(question="When is the Apollo launch review?", debug=True))
 
@@ -121,7 +125,7 @@ def test_the_llm_ranks_folders_when_none_is_given(make_engine: MakeEngine) -> No
 
 def test_a_garbage_folder_ranking_means_every_folder(make_engine: MakeEngine) -> None:
     llm = ScriptedLLM(folders="I would look in the meetings folder, probably.")
-    response = make_engine(llm=llm).ask(AskRequest(question=LAUNCH, debug=True))
+    response = make_engine(llm=llm, ask=LLM_RANKING).ask(AskRequest(question=LAUNCH, debug=True))
 
     debug = debug_of(response)
     assert (debug.folder_selection.method, debug.folder_selection.selected) == ("all", [])
@@ -132,7 +136,7 @@ def test_a_garbage_folder_ranking_means_every_folder(make_engine: MakeEngine) ->
 
 def test_a_ranking_of_unknown_folders_means_every_folder(make_engine: MakeEngine) -> None:
     llm = ScriptedLLM(folders='["v9/nowhere", "projects"]')
-    response = make_engine(llm=llm).ask(AskRequest(question=LAUNCH, debug=True))
+    response = make_engine(llm=llm, ask=LLM_RANKING).ask(AskRequest(question=LAUNCH, debug=True))
     assert debug_of(response).folder_selection.method == "all"
     assert "v1/projects-old/zephyr.md" in searched(response)
 
@@ -143,7 +147,7 @@ def test_user_folders_come_first_and_the_llm_ranks_the_others_after_them(
     """The seed's order: the user's folders weigh 1.0, the folders the model ranks among the
     rest follow them by position, and none of the user's folders is offered to the model."""
     llm = ScriptedLLM(folders='["v1/meetings", "v1/projects"]')
-    response = make_engine(llm=llm).ask(
+    response = make_engine(llm=llm, ask=LLM_RANKING).ask(
         AskRequest(question=LAUNCH, folders=["v1/projects"], debug=True)
     )
     assert len(llm.folder_calls) == 1

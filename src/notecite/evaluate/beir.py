@@ -151,7 +151,7 @@ def _full_search(
 ) -> Callable[[str], Retrieval]:
     """The ask pipeline's retrieval over one vault, as deep as the other pipelines."""
     ask = engine.settings.ask.model_copy(
-        update={"hits_per_scope": CHUNKS_PER_QUERY, "folder_ranking": False}
+        update={"hits_per_scope": CHUNKS_PER_QUERY, "folder_ranking": "off"}
     )
     stage = engine.retrieval_stage([vault], llm=engine.llm(llm), ask=ask)
 

@@ -98,6 +98,10 @@ class RetrievalCaches:
         self.results: TTLCache[Retrieval] = TTLCache(
             "search_results", result_entries, result_ttl_s, clock
         )
+        # the LLM's folder picks per (question, folders offered), in folder_ranking "llm"
+        self.folder_picks: TTLCache[tuple[str, ...]] = TTLCache(
+            "folder_picks", result_entries, result_ttl_s, clock
+        )
 
     def embed_query(self, embedder: Embedder, text: str) -> tuple[Vectors, bool]:
         """(vector, whether it came from the cache); failures are not cached."""

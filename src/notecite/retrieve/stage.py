@@ -109,11 +109,12 @@ class RetrievalStage:
             user.extend(resolve_user_folder(folder, self._vaults))
         user = list(dict.fromkeys(user))
         ranked: list[tuple[Vault, str]] = []
-        if self._settings.folder_ranking and selection.available and self._llm.name != "extractive":
+        mode = self._settings.folder_ranking
+        if mode == "llm" and selection.available and self._llm.name != "extractive":
             chosen = {f"{v.name}/{f}" for v, f in user}
             labels = [a for a in selection.available if a not in chosen]
             labels = labels[: self._settings.max_folders_ranked]
-            picked = rank_folders_with_llm(self._llm, request.question, labels, debug.notes)
+            picked = self._folder_picks(request.question, labels, debug)
             by_name = {v.name: v for v in self._vaults}
             for label in picked or []:
                 name, _, folder = label.partition("/")
@@ -134,6 +135,38 @@ class RetrievalStage:
             rest = position_weight(len(pairs))
             scopes.extend(Scope(v, "", rest) for v in self._vaults)
         return scopes
+
+    def _folder_picks(
+        self, question: str, labels: Sequence[str], debug: DebugInfo
+    ) -> list[str] | None:
+        """The LLM's folder picks, from the cache when the same question was ranked over the
+        same folders before (a model call costs seconds on the local model)."""
+        key = (question, tuple(labels))
+        if self._caches is not None:
+            cached = self._caches.folder_picks.get(key)
+            if cached is not None:
+                debug.notes.append("folder ranking: the model's earlier picks (cached)")
+                return list(cached)
+        started = time.perf_counter()
+        picked = rank_folders_with_llm(self._llm, question, labels, debug.notes)
+        debug.timings_ms.folder_ranking = (time.perf_counter() - started) * 1000
+        if picked is not None and self._caches is not None:
+            self._caches.folder_picks.put(key, tuple(picked))
+        return picked
+
+    def _rank_folders_by_scores(self, candidates: Sequence[Candidate], debug: DebugInfo) -> None:
+        """Folder ranking without a model: the folders in the order of their best candidate
+        (shown in the debug view; every folder was searched)."""
+        selection = debug.folder_selection
+        if selection.method != "all" or not selection.available:
+            return
+        order: dict[str, None] = {}
+        for cand in candidates:
+            folder = cand.chunk.folder
+            if folder:
+                order.setdefault(f"{cand.chunk.vault}/{folder}", None)
+        selection.method = "scores"
+        selection.selected = list(order)[:10]
 
     def _select(self, candidates: Sequence[Candidate], embedded: bool, k: int) -> list[Candidate]:
         """Candidates over both thresholds (the vector one only when embedded), at most k."""
@@ -302,6 +335,8 @@ class RetrievalStage:
         )
         timings.auto_rag = (time.perf_counter() - t) * 1000
         found = self._finish(retrieval.candidates, kept, self._options.strategy, k, debug)
+        if self._settings.folder_ranking == "scores":
+            self._rank_folders_by_scores(retrieval.candidates, debug)
         if kept:
             found.missing = self._missing(request.question, kept)
             debug.missing_terms = list(found.missing.not_in_vaults)

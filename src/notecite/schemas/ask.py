@@ -97,13 +97,14 @@ class FolderSelection(BaseModel):
 
     selected: list[str] = Field(default_factory=list)
     available: list[str] = Field(default_factory=list)
-    method: str = "all"
+    method: str = "all"  # all | user | llm | scores (ranked by the search, no model call)
 
 
 class Timings(BaseModel):
     """Milliseconds per stage."""
 
     embed: float = 0.0
+    folder_ranking: float = 0.0
     retrieve: float = 0.0
     rerank: float = 0.0
     generate: float = 0.0
