@@ -38,7 +38,10 @@ def collect(home: Path, data: Path) -> tuple[np.ndarray, np.ndarray, list[str]]:
     rows, labels, ids = [], [], []
     for vault in sorted({i["vault"] for i in items}):
         settings = load_settings(
-            home=home / "eval", store={"path": home / "eval" / f"qa-{vault}.db"}, llm="extractive"
+            home=home / "eval",
+            store={"path": home / "eval" / f"qa-{vault}.db"},
+            llm="extractive",
+            ask={"answerability_gate": False},  # the features of what retrieval kept, ungated
         )
         with Engine(settings) as engine:
             everywhere = SearchFilter(vault_ids=tuple(v.id for v in engine.vaults()))

@@ -93,8 +93,7 @@ class Engine:
         return self.parts.caches
 
     def llm(self, name: str | None = None) -> LLM:
-        """The LLM provider ``name`` (default: configured, else local if installed, else
-        extractive); each is built once and loads its model on first use."""
+        """The LLM provider ``name`` (default: the configured one), built once."""
         return self.parts.llm(name)
 
     def for_tenant(self, tenant: str) -> Engine:
@@ -146,12 +145,8 @@ class Engine:
         progress: ProgressCallback | None = None,
         rebuild: bool = False,
     ) -> list[IndexReport]:
-        """Index one vault, or every vault; ``rebuild`` drops the whole index first.
-
-        Raises:
-            IndexBusyError: another run indexes one of the vaults, and did not finish
-                within ``index.lock_wait_s``.
-        """
+        """Index one vault, or every vault; ``rebuild`` drops the whole index first (raises
+        IndexBusyError when another run holds a vault past ``index.lock_wait_s``)."""
         targets = [self.vault(vault)] if vault else self.vaults()
         locked = self.vaults() if rebuild else targets
         with index_lock(
@@ -279,11 +274,8 @@ class Engine:
         sessions: SessionStore | None = None,
         on_token: TokenCallback | None = None,
     ) -> ChatResponse:
-        """Answer a chat message in its session (a new one without ``session_id``).
-
-        ``sessions`` is an open session store (default: one opened for this call);
-        ``on_token`` receives the answer as it is written, before citation validation.
-        """
+        """Answer a chat message in its session (a new one without ``session_id``), in the
+        open ``sessions`` (default: opened for this call); ``on_token`` gets the stream."""
         check_tenant(request.tenant_id, self.tenant)
         request = request.model_copy(update={"tenant_id": None})  # checked: this engine's
         store = sessions if sessions is not None else self.open_sessions()
