@@ -137,7 +137,9 @@ def test_keys_and_tenants_apply_to_the_openai_routes(server: str) -> None:
         )
         content = completion.choices[0].message.content or ""
         assert "40000" not in content
-        assert "apollo" not in content.lower().split("**sources:**")[-1]
+        _, _, sources = content.partition("**Sources:**")
+        assert "apollo" not in sources.lower()  # no note of the other tenant is cited
+        assert "don't mention" in content  # beta's notes say nothing of Apollo, and it says so
         zephyr = ai.chat.completions.create(
             model="notecite", messages=[{"role": "user", "content": "What is the Zephyr budget?"}]
         )
