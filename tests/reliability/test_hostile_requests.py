@@ -129,6 +129,19 @@ CASES: list[tuple[str, str, str, dict[str, Any], int]] = [
         422,
     ),
     (
+        "GraphQL variables deep under an odd JSON type",
+        "POST",
+        "/graphql",
+        {
+            "content": b'{"query": "{ sessions { id } }", "variables": {"v": '
+            + b"[" * DEEP
+            + b"]" * DEEP
+            + b"}}",
+            "headers": {"Content-Type": "x-application/json"},
+        },
+        422,
+    ),
+    (
         "an /ask body 100,000 deep",
         "POST",
         "/ask",

@@ -10,7 +10,7 @@ TAGS = {"p", "br", "hr", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "li", "
         "table", "thead", "tbody", "tr", "th", "td"}  # fmt: skip
 ATTRIBUTES = {"href", "title", "class", "id", "type", "start", "align", "data-cid", "target", "rel"}
 SAFE_PROTOCOLS = {"http:", "https:", "mailto:"}
-CLASSES = {"chip", "wikilink"}  # and language-* on fenced code
+CLASSES = {"chip", "wikilink", "target"}  # language-* on fenced code; the view marks a target
 
 # Every element under a root, with its attributes and, for links, the protocol the browser
 # would follow.
