@@ -20,8 +20,9 @@ built once at the end, timed separately); a second database loads the first
 ``--live-chunks`` chunks with the index kept up to date row by row, for comparison.
 
 Searches (interleaved per query between the stores; the first 5 queries warm up and are not
-counted): ``vector_search`` (top 10), ``lexical_search`` (50), and ``hybrid_search`` (top 8
-of 50, as ``Engine.search``), each without a filter and with a vault, a folder-prefix and a
+counted): ``vector_search`` (top 10), ``lexical_search`` (50), and the fused vector + BM25
+search of ``bench/_fused.py`` (top 8 of 50), each without a filter and with a vault, a
+folder-prefix and a
 date filter. Recall@10 of PostgreSQL's ``vector_search`` (HNSW, ``hnsw.ef_search`` 40 and
 100) against its exact search, per filter (with a filter the store falls back to exact
 search when the index scan comes up short). The SQLite store's vector search is exact.
@@ -51,10 +52,10 @@ from typing import Any
 import numpy as np
 import psycopg
 
+from _fused import fused_search
 from _measure import machine, percentile
 from notecite.embed.base import Vectors
 from notecite.embed.hashing import HashEmbedder
-from notecite.retrieve.hybrid import HybridWeights, hybrid_search
 from notecite.store.base import Store, bulk_load
 from notecite.store.postgres.search import exact_query, hnsw_index_name
 from notecite.store.postgres.store import PostgresStore
@@ -223,7 +224,6 @@ def search_latency(
 ) -> dict[str, dict[str, dict[str, list[float]]]]:
     """Seconds per store, filter and kind of search, warm-up queries left out."""
     flts = filters(stores)
-    weights = HybridWeights(0.7, 0.3)
     times: dict[str, dict[str, dict[str, list[float]]]] = {
         s: {f: {"vector": [], "lexical": [], "hybrid": []} for f in flts[s]} for s in stores
     }
@@ -235,8 +235,8 @@ def search_latency(
                 kinds: dict[str, Callable[[], object]] = {
                     "vector": lambda s=store, f=flt, v=vector: s.vector_search(model_id, v, f, 10),
                     "lexical": lambda s=store, f=flt, t=text: s.lexical_search(t, f, 50),
-                    "hybrid": lambda s=store, f=flt, t=text, v=vector: hybrid_search(
-                        s, model_id, v, t, f, 8, 50, weights
+                    "hybrid": lambda s=store, f=flt, t=text, v=vector: fused_search(
+                        s, model_id, v, t, f, 8, 50
                     ),
                 }
                 for kind, call in kinds.items():

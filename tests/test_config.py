@@ -16,7 +16,9 @@ batch_size = 16
 
 [search]
 k = 5
-bm25_weight = 0.5
+
+[retrieval]
+keyword_weight = 0.5
 
 [index]
 max_file_bytes = 1000
@@ -45,17 +47,19 @@ def test_defaults(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 def test_toml_over_defaults(toml_file: Path) -> None:
     settings = load_settings(toml_file)
     assert (settings.embedder.name, settings.embedder.batch_size) == ("hash", 16)
-    assert (settings.search.k, settings.search.bm25_weight) == (5, 0.5)
-    assert settings.search.vector_weight == 0.7  # untouched keys keep their default
+    assert (settings.search.k, settings.retrieval.keyword_weight) == (5, 0.5)
+    assert settings.retrieval.vector_weight == 0.6  # untouched keys keep their default
     assert settings.index.max_file_bytes == 1000
 
 
 def test_env_over_toml(toml_file: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("NOTECITE_SEARCH__K", "7")
+    monkeypatch.setenv("NOTECITE_RETRIEVAL__VECTOR_WEIGHT", "0.7")
     monkeypatch.setenv("NOTECITE_EMBEDDER__NAME", "ollama")
     settings = load_settings(toml_file)
     assert settings.search.k == 7
-    assert settings.search.bm25_weight == 0.5  # the rest of [search] still comes from TOML
+    assert settings.retrieval.vector_weight == 0.7
+    assert settings.retrieval.keyword_weight == 0.5  # the rest of [retrieval] from TOML
     assert (settings.embedder.name, settings.embedder.batch_size) == ("ollama", 16)
 
 
@@ -63,7 +67,7 @@ def test_overrides_over_env(toml_file: Path, monkeypatch: pytest.MonkeyPatch) ->
     monkeypatch.setenv("NOTECITE_SEARCH__K", "7")
     settings = load_settings(toml_file, search={"k": 9}, embedder={"name": "openai"})
     assert settings.search.k == 9
-    assert settings.search.bm25_weight == 0.5
+    assert settings.retrieval.keyword_weight == 0.5
     assert (settings.embedder.name, settings.embedder.batch_size) == ("openai", 16)
 
 

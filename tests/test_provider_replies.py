@@ -7,7 +7,7 @@ import logging
 
 import pytest
 
-from notecite.provider_replies import failed_reply, status_text, without_body
+from notecite.http import failed_reply, status_text, without_body
 
 URL = "http://127.0.0.1:9/v1/chat/completions"
 NOTE = "The safe combination is quokkazebra nine."

@@ -80,12 +80,9 @@ class IndexSettings(_Section):
 
 
 class SearchSettings(_Section):
-    """Defaults of `search`."""
+    """Defaults of `search` (it ranks with the ``[retrieval]`` fusion, as ask does)."""
 
     k: int = Field(default=8, ge=1, le=200)
-    candidates: int = Field(default=50, ge=1, le=1000)
-    vector_weight: float = Field(default=0.7, ge=0)
-    bm25_weight: float = Field(default=0.3, ge=0)
 
 
 class GenerationSettings(_Section):
@@ -116,6 +113,11 @@ class AskSettings(_Section):
     k_default: int = Field(default=5, ge=1)
     k_max: int = Field(default=8, ge=1)
     folder_ranking: bool = Field(default=True, description="let the LLM pick folders")
+    grounding: Literal["off", "terms", "vectors"] = Field(
+        default="terms",
+        description="check each claim against a line of the notes: by shared terms, or by "
+        "shared terms and sentence vectors; unsupported claims are removed",
+    )
     context_tokens: int = Field(default=4000, ge=64, description="context budget, remote LLMs")
     context_tokens_local: int = Field(default=2000, ge=64, description="for the local model")
     max_folders_ranked: int = Field(default=200, ge=1)

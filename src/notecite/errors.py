@@ -9,7 +9,8 @@ Every error raised on purpose by notecite derives from :class:`NotecitError`::
     │   ├── EmbedderMismatchError  the index was built with another embedding model
     │   └── IndexBusyError         another index run holds the vault's lock
     ├── EmbeddingError           an embedding provider failed (load, network, bad reply)
-    ├── LLMError                 a language model failed (load, network, timeout, bad reply)
+    ├── LLMError                 a language model failed (load, network, bad reply)
+    │   └── LLMTimeoutError        it did not answer in time (HTTP timeout, local deadline)
     ├── RerankError              a model reranker failed (retrieval keeps the fused order)
     └── ParseError               one note could not be read or parsed (recorded, never fatal)
 
@@ -48,7 +49,15 @@ class EmbeddingError(NotecitError):
 
 
 class LLMError(NotecitError):
-    """A language model failed to load or to answer in time."""
+    """A language model failed to load or to answer."""
+
+
+class LLMTimeoutError(LLMError):
+    """A language model did not answer in time: an HTTP timeout or the local model's deadline.
+
+    Every LLM provider raises this for a timeout, so that clients can tell it apart (the HTTP
+    API answers 504 and ``error.type`` ``LLMTimeoutError``).
+    """
 
 
 class RerankError(NotecitError):

@@ -1,7 +1,7 @@
-"""The ask pipeline: scope -> candidates -> rerank -> select -> generate -> validate citations.
+"""The ask use case: retrieve (the retrieval stage) -> answer_with_citations -> AskResponse.
 
-Built by :class:`notecite.engine.Engine`, which owns the store, embedder and LLM; this module
-orchestrates the ask stages only, through their public functions.
+Built by :class:`notecite.engine.Engine` in one place; this module turns what the stages
+return into the ``/ask`` contract (references, abstentions, the debug view).
 """
 
 from __future__ import annotations
@@ -9,90 +9,143 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 from notecite.config import AskSettings, GenerationSettings
 from notecite.embed.base import Embedder
-from notecite.errors import LLMError
-from notecite.generate.base import LLM, ContextSource, GenerationRequest
-from notecite.generate.citations import FALLBACK_ANSWER, acknowledges_gap, validate_citations
-from notecite.generate.context import ContextBudget, ContextPiece, assemble_context
+from notecite.generate.answer import (
+    AnswerSettings,
+    CitedAnswer,
+    TokenCallback,
+    answer_with_citations,
+)
+from notecite.generate.base import LLM
+from notecite.generate.context import ContextBudget, ContextPiece, TokenCounter
+from notecite.generate.failures import failure_type
+from notecite.generate.grounding import Grounder, locate
 from notecite.generate.prompts import answer_messages
-from notecite.retrieve.cache import RetrievalCaches
-from notecite.retrieve.rerankers.base import Reranker
-from notecite.retrieve.retriever import Candidate, Retrieval, RetrievalOptions
-from notecite.retrieve.stage import RetrievalStage
+from notecite.retrieve.retriever import Candidate
+from notecite.retrieve.stage import Retrieved
 from notecite.retrieve.terms import query_terms
 from notecite.schemas.ask import (
     AskRequest,
     AskResponse,
+    ClaimCheck,
     DebugInfo,
     ErrorInfo,
     Reference,
     RetrievedChunk,
-    Timings,
 )
-from notecite.store.base import Store
-from notecite.types import Vault
 
 logger = logging.getLogger(__name__)
 
-TokenCallback = Callable[[str], None]
+Retrieve = Callable[[AskRequest, DebugInfo], Retrieved]
+NoteLines = Callable[[str, str], "list[str] | None"]
+"""The current lines of a note, by vault name and path (None when unreadable)."""
 
 AMBIGUOUS_ANSWER = "Your question has no words to search for; please say what you are looking for."
 NO_CONTEXT_ANSWER = "I couldn't find anything relevant to that in your notes."
-LLM_FAILED_ANSWER = "The language model failed, so here are the most relevant notes instead."
+NO_NOTES_ANSWER = "I don't have any notes to search yet: add a vault and index it first."
+
+
+def context_pieces(kept: Sequence[Candidate]) -> list[ContextPiece]:
+    """The kept candidates as context pieces, indexed by their position in ``kept``."""
+    return [
+        ContextPiece(
+            index=i,
+            vault=c.chunk.vault,
+            rel_path=c.chunk.rel_path,
+            heading_path=c.chunk.heading_path,
+            text=c.chunk.text,
+            line_start=c.chunk.line_start,
+            line_end=c.chunk.line_end,
+        )
+        for i, c in enumerate(kept)
+    ]
+
+
+def context_budget(settings: AskSettings, llm: LLM) -> ContextBudget:
+    """The context budget for ``llm`` (the local model reads slowly: a smaller one)."""
+    local = llm.name == "local"
+    return ContextBudget(
+        max_tokens=settings.context_tokens_local if local else settings.context_tokens
+    )
+
+
+def place_quotes(answer: CitedAnswer, kept: Sequence[Candidate], note_lines: NoteLines) -> None:
+    """Set each supporting line's number to its line in the note file (a chunk's text drops
+    blank lines, so the number counted in the chunk is only an estimate)."""
+    for cid, support in list(answer.support.items()):
+        for index in answer.members.get(cid, []):
+            chunk = kept[index].chunk
+            lines = note_lines(chunk.vault, chunk.rel_path)
+            found = locate(lines, support.text, chunk.line_start, chunk.line_end) if lines else None
+            if found is not None:
+                answer.support[cid] = replace(support, line=found)
+                break
+
+
+def grounder_for(settings: AskSettings, embedder: Embedder) -> Grounder | None:
+    """The claim checker of ``ask.grounding`` (None when it is off)."""
+    if settings.grounding == "off":
+        return None
+    if settings.grounding == "vectors":
+        return Grounder(embed=embedder.embed_documents)
+    return Grounder()
+
+
+def debug_chunks(retrieved: Retrieved) -> list[RetrievedChunk]:
+    """Every candidate with every score, for the debug view."""
+    kept_ids = {c.rowid for c in retrieved.kept}
+    return [
+        RetrievedChunk(
+            chunk_id=c.chunk.chunk_id,
+            vault=c.chunk.vault,
+            rel_path=c.chunk.rel_path,
+            heading_path=c.chunk.heading_path,
+            text=c.chunk.text,
+            score_vector=round(c.score_vector, 6),
+            score_dense=round(c.score_dense, 6),
+            score_lexical=round(c.lexical, 6),
+            score_final=round(c.final, 6),
+            score_bm25=round(c.score_bm25, 6),
+            score_gate=round(c.gate, 6),
+            score_rerank=round(c.score_rerank, 6),
+            rank=rank,
+            kept=c.rowid in kept_ids,
+        )
+        for rank, c in enumerate(retrieved.candidates, start=1)
+    ]
 
 
 class AskPipeline:
-    """Answers one AskRequest from the store with the given embedder and LLM."""
+    """Answers one AskRequest: the retrieval stage, then the one answer path."""
 
     def __init__(
         self,
-        store: Store,
-        embedder: Embedder,
+        retrieve: Retrieve,
         llm: LLM,
         settings: AskSettings,
         generation: GenerationSettings,
-        vaults: Sequence[Vault],
-        folders_of: Callable[[Vault], list[str]],
-        options: RetrievalOptions,
-        *,
-        caches: RetrievalCaches | None = None,
-        reranker: Reranker | None = None,
+        count_tokens: TokenCounter,
+        grounder: Grounder | None = None,
+        note_lines: NoteLines | None = None,
     ) -> None:
-        self._options = options
-        self._embedder = embedder
+        self._grounder = grounder
+        self._note_lines = note_lines
+        self._retrieve = retrieve
         self._llm = llm
         self._settings = settings
         self._generation = generation
-        self._retrieval = RetrievalStage(
-            store,
-            embedder,
-            llm,
-            settings,
-            vaults,
-            folders_of,
-            options,
-            caches=caches,
-            reranker=reranker,
-        )
-
-    def retrieve(
-        self, request: AskRequest, debug: DebugInfo | None = None
-    ) -> tuple[Retrieval, list[Candidate]]:
-        """The retrieval half of :meth:`ask` (see :class:`RetrievalStage`)."""
-        return self._retrieval.retrieve(request, debug)
-
-    # -- the whole run ----------------------------------------------------------------------
+        self._count_tokens = count_tokens
 
     def ask(self, request: AskRequest, on_token: TokenCallback | None = None) -> AskResponse:
+        """Answer ``request``; ``on_token`` receives the model's text as it is written."""
         started = time.perf_counter()
         debug = DebugInfo(llm=self._llm.name)
-        timings = Timings()
-        debug.timings_ms = timings
 
         def finish(response: AskResponse) -> AskResponse:
-            timings.total = (time.perf_counter() - started) * 1000
+            debug.timings_ms.total = (time.perf_counter() - started) * 1000
             response.debug = debug if request.debug else None
             return response
 
@@ -102,137 +155,112 @@ class AskPipeline:
                     answer=AMBIGUOUS_ANSWER, abstained=True, abstain_reason="ambiguous_question"
                 )
             )
-
-        retrieval, kept = self.retrieve(request, debug)
-
-        kept_ids = {c.rowid for c in kept}
-        debug.retrieved_chunks = [
-            RetrievedChunk(
-                chunk_id=c.chunk.chunk_id,
-                vault=c.chunk.vault,
-                rel_path=c.chunk.rel_path,
-                heading_path=c.chunk.heading_path,
-                text=c.chunk.text,
-                score_vector=round(c.score_vector, 6),
-                score_dense=round(c.score_dense, 6),
-                score_lexical=round(c.lexical, 6),
-                score_final=round(c.final, 6),
-                score_bm25=round(c.score_bm25, 6),
-                score_gate=round(c.gate, 6),
-                score_rerank=round(c.score_rerank, 6),
-                rank=rank,
-                kept=c.rowid in kept_ids,
+        retrieved = self._retrieve(request, debug)
+        debug.retrieved_chunks = debug_chunks(retrieved)
+        if retrieved.empty_index:
+            return finish(
+                AskResponse(answer=NO_NOTES_ANSWER, abstained=True, abstain_reason="no_notes")
             )
-            for rank, c in enumerate(retrieval.candidates, start=1)
-        ]
-        debug.strategy = self._options.strategy
-        debug.reranker = self._options.reranker
-        if not kept:
+        if not retrieved.kept:
             return finish(
                 AskResponse(
                     answer=NO_CONTEXT_ANSWER, abstained=True, abstain_reason="no_relevant_context"
                 )
             )
-        return finish(self._generate(request, kept, debug, timings, on_token))
-
-    def _generate(
-        self,
-        request: AskRequest,
-        kept: Sequence[Candidate],
-        debug: DebugInfo,
-        timings: Timings,
-        on_token: TokenCallback | None,
-    ) -> AskResponse:
-        pieces = [
-            ContextPiece(
-                index=i,
-                vault=c.chunk.vault,
-                rel_path=c.chunk.rel_path,
-                heading_path=c.chunk.heading_path,
-                text=c.chunk.text,
-                line_start=c.chunk.line_start,
-                line_end=c.chunk.line_end,
-            )
-            for i, c in enumerate(kept)
-        ]
-        budget = ContextBudget(
-            max_tokens=(
-                self._settings.context_tokens_local
-                if self._llm.name == "local"
-                else self._settings.context_tokens
-            )
-        )
-        blocks = assemble_context(pieces, budget, self._embedder.count_tokens)
-        sources = [
-            ContextSource(f"N{n}", b.vault, b.rel_path, b.heading_path, b.text)
-            for n, b in enumerate(blocks, start=1)
-        ]
-        by_cid = {
-            s.cid: [kept[i] for i in sorted(b.members)]
-            for s, b in zip(sources, blocks, strict=True)
-        }
-        in_context = [c for members in by_cid.values() for c in members]
-        debug.context_blocks = len(blocks)
-        generation = GenerationRequest(
-            messages=answer_messages(
+        kept = retrieved.kept
+        answer = answer_with_citations(
+            self._llm,
+            request.question,
+            context_pieces(kept),
+            lambda sources: answer_messages(
                 request.question, sources, request.citation_style, request.detail
             ),
-            question=request.question,
-            sources=tuple(sources),
-            citation_style=request.citation_style,
-            temperature=self._generation.temperature,
-            max_tokens=self._generation.max_tokens,
+            self._count_tokens,
+            AnswerSettings(
+                budget=context_budget(self._settings, self._llm),
+                citation_style=request.citation_style,
+                temperature=self._generation.temperature,
+                max_tokens=self._generation.max_tokens,
+                grounder=self._grounder,
+            ),
+            on_token,
         )
-        t = time.perf_counter()
-        try:
-            if on_token is None:
-                raw = self._llm.generate(generation)
-            else:
-                streamed: list[str] = []
-                for piece in self._llm.stream(generation):
-                    streamed.append(piece)
-                    on_token(piece)
-                raw = "".join(streamed)
-        except LLMError as exc:
-            timings.generate = (time.perf_counter() - t) * 1000
+        if self._note_lines is not None:
+            place_quotes(answer, kept, self._note_lines)
+        debug.timings_ms.generate = answer.generate_ms
+        debug.context_blocks = answer.blocks
+        debug.invalid_citations = list(answer.invalid)
+        return finish(self._response(answer, kept, debug))
+
+    def _response(
+        self, answer: CitedAnswer, kept: Sequence[Candidate], debug: DebugInfo
+    ) -> AskResponse:
+        in_context = references(answer, kept, answer.members)
+        debug.claims = claim_checks(answer)
+        if answer.outcome == "failed":
             debug.uncited_references = True
             return AskResponse(
-                answer=LLM_FAILED_ANSWER,
-                references=[_reference(c) for c in in_context],
-                error=ErrorInfo(type="LLMError", message=str(exc)),
+                answer=answer.text,
+                references=in_context,
+                error=ErrorInfo(type=failure_type(answer.error), message=str(answer.error)),
             )
-        timings.generate = (time.perf_counter() - t) * 1000
-
-        validated = validate_citations(raw, sources, request.citation_style)
-        debug.invalid_citations = list(validated.invalid)
-        if validated.invalid:
-            logger.warning("removed %d citation(s) matching no source", len(validated.invalid))
-        cited = [c for cid in validated.cited for c in by_cid[cid]]
-        cited_ids = {c.chunk.chunk_id for c in cited}
+        cited = references(answer, kept, {cid: answer.members[cid] for cid in answer.cited})
+        cited_ids = {kept[i].chunk.chunk_id for cid in answer.cited for i in answer.members[cid]}
         for item in debug.retrieved_chunks:
             item.cited = item.chunk_id in cited_ids
-        if cited:
-            return AskResponse(answer=validated.text, references=[_reference(c) for c in cited])
+        if answer.outcome == "answered":
+            return AskResponse(answer=answer.text, references=cited)
         debug.uncited_references = True
-        references = [_reference(c) for c in in_context]
-        if acknowledges_gap(validated.text):
-            answer = validated.text
-        else:
-            answer = FALLBACK_ANSWER
-            debug.notes.append("answer carried no valid citation; replaced by the fallback")
+        if answer.outcome == "fallback":
+            debug.notes.append("answer carried no supported citation; replaced by the fallback")
         return AskResponse(
-            answer=answer,
-            references=references,
+            answer=answer.text,
+            references=in_context,
             abstained=True,
             abstain_reason="insufficient_information",
         )
 
 
-def _reference(candidate: Candidate) -> Reference:
-    chunk = candidate.chunk
-    return Reference(
-        vault=chunk.vault,
-        rel_path=chunk.rel_path,
-        heading_path=chunk.heading_path,
-        chunk_index=chunk.chunk_index,
-    )
+def references(
+    answer: CitedAnswer, kept: Sequence[Candidate], members: dict[str, list[int]]
+) -> list[Reference]:
+    """The chunks of ``members`` as references, in the order of their ids, each with its id,
+    line span and (for the chunk holding it) the line that supports the answer."""
+    found = []
+    for cid in sorted(members, key=lambda c: int(c[1:])):
+        support = answer.support.get(cid)
+        for index in members[cid]:
+            chunk = kept[index].chunk
+            holds = support is not None and chunk.line_start <= support.line <= chunk.line_end
+            found.append(
+                Reference(
+                    vault=chunk.vault,
+                    rel_path=chunk.rel_path,
+                    heading_path=chunk.heading_path,
+                    chunk_index=chunk.chunk_index,
+                    cid=cid,
+                    line_start=chunk.line_start,
+                    line_end=chunk.line_end,
+                    quote=support.text if holds and support else None,
+                    quote_line=support.line if holds and support else None,
+                )
+            )
+    return found
+
+
+def claim_checks(answer: CitedAnswer) -> list[ClaimCheck]:
+    """Each claim of the model's answer with its verdict, for the debug view."""
+    if answer.grounding is None:
+        return []
+    return [
+        ClaimCheck(
+            text=answer.label(item.claim.text),
+            status=item.status,
+            score=round(item.score, 4),
+            cid=answer.relabel.get(item.support.cid) if item.support else None,
+            quote=item.support.text if item.support else None,
+            line=item.support.line if item.support else None,
+            repaired=item.repaired,
+        )
+        for item in answer.grounding.claims
+    ]

@@ -21,6 +21,7 @@ pytestmark = pytest.mark.anyio
 CITATION_KEYS = {
     *("cid", "noteId", "chunkId", "createdAt", "snippet", "score"),
     *("vault", "path", "section"),  # added for the web page's source panel
+    *("lineStart", "lineEnd", "quote", "quoteLine"),  # the line that supports the answer
 }
 RETRIEVAL_KEYS = {"k", "strategy", "candidateCount", "rerankCount", "timeMs"}
 

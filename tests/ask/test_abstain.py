@@ -8,7 +8,7 @@ import pytest
 
 from notecite.embed.hashing import HashEmbedder
 from notecite.generate.citations import FALLBACK_ANSWER
-from notecite.pipeline import AMBIGUOUS_ANSWER, NO_CONTEXT_ANSWER
+from notecite.pipeline import AMBIGUOUS_ANSWER, NO_NOTES_ANSWER
 from notecite.schemas.ask import AskRequest
 from tests.ask.conftest import MakeEngine
 from tests.ask.providers import ScriptedLLM
@@ -31,8 +31,8 @@ def test_an_empty_index_abstains_without_calling_the_llm(
     response = engine.ask(AskRequest(question=APOLLO, debug=True))
 
     assert response.abstained
-    assert response.abstain_reason == "no_relevant_context"
-    assert response.answer == NO_CONTEXT_ANSWER
+    assert response.abstain_reason == "no_notes"  # its own reason: nothing to search at all
+    assert response.answer == NO_NOTES_ANSWER
     assert response.references == []
     assert response.error is None
     assert llm.calls == []
@@ -43,7 +43,8 @@ def test_an_empty_index_abstains_without_calling_the_llm(
 def test_no_vault_at_all_abstains_without_calling_the_llm(make_engine: MakeEngine) -> None:
     llm = ScriptedLLM()
     response = make_engine(llm=llm, indexed=False).ask(AskRequest(question=APOLLO))
-    assert (response.abstained, response.abstain_reason) == (True, "no_relevant_context")
+    assert (response.abstained, response.abstain_reason) == (True, "no_notes")
+    assert response.answer == NO_NOTES_ANSWER
     assert llm.calls == []
 
 

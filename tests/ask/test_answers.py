@@ -8,7 +8,7 @@ from notecite import Engine
 from notecite.config import AskSettings, GenerationSettings
 from notecite.generate.prompts import SYSTEM_PROMPT
 from notecite.generate.registry import register_llm
-from notecite.schemas.ask import AskRequest, AskResponse, DebugInfo, Reference, RetrievedChunk
+from notecite.schemas.ask import AskRequest, AskResponse, DebugInfo, RetrievedChunk
 from tests.ask.conftest import MakeEngine
 from tests.ask.providers import ScriptedLLM
 
@@ -40,12 +40,12 @@ def test_numbered_citations_are_kept_and_invalid_ones_removed(make_engine: MakeE
     )
     response = make_engine(llm=llm).ask(AskRequest(question=APOLLO, debug=True))
 
-    assert response.answer == (
-        "The Apollo launch is on March 14 [N1]. It needs an antenna [N2]. Tickets cost 12 euros."
-    )
+    # The invalid citation goes, and so does its claim: no line of the notes supports it.
+    assert response.answer == "The Apollo launch is on March 14 [N1]. It needs an antenna [N2]."
     assert not response.abstained
     debug = debug_of(response)
     assert debug.invalid_citations == ["N9"]
+    assert [c.status for c in debug.claims] == ["supported", "supported", "unsupported"]
     assert not debug.uncited_references
     kept = kept_in_order(response)
     assert len(kept) >= 3
@@ -53,16 +53,70 @@ def test_numbered_citations_are_kept_and_invalid_ones_removed(make_engine: MakeE
     assert [c.cited for c in kept] == [True, True] + [False] * (len(kept) - 2)
 
 
-def test_references_are_only_the_cited_chunks_in_citation_order(make_engine: MakeEngine) -> None:
-    llm = ScriptedLLM("It depends on the weather [N3]. The launch is on March 14 [N1][N3].")
+def _position(response: AskResponse, rel_path: str, heading: str) -> int:
+    """The context id number (1-based) of a kept chunk, as the model saw it."""
+    kept = kept_in_order(response)
+    return next(
+        i for i, c in enumerate(kept, 1) if c.rel_path == rel_path and c.heading_path == heading
+    )
+
+
+def test_a_model_citing_out_of_order_gets_labels_that_match_its_references(
+    make_engine: MakeEngine,
+) -> None:
+    """The [Nk] a reader sees is the reference labelled [Nk]: the answer is renumbered in
+    first-cited order and every reference carries its id."""
+    probe = make_engine(llm=ScriptedLLM()).ask(AskRequest(question=APOLLO, debug=True))
+    launch = _position(probe, "projects/work/apollo.md", "# Apollo > ## Launch")
+    storm = _position(probe, "projects/work/apollo-risks.md", "# Apollo risks > ## Weather")
+    assert storm > launch  # the model cites the later source first
+    llm = ScriptedLLM(f"A storm could delay it a week [N{storm}]. It is on March 14 [N{launch}].")
     response = make_engine(llm=llm).ask(AskRequest(question=APOLLO, debug=True))
 
-    kept = kept_in_order(response)
-    assert refs(response) == [as_reference(kept[2]), as_reference(kept[0])]
-    chunk_index = {r.rel_path + r.heading_path: r.chunk_index for r in response.references}
-    assert all(isinstance(i, int) and i >= 0 for i in chunk_index.values())
-    cited = {c.chunk_id for c in debug_of(response).retrieved_chunks if c.cited}
-    assert cited == {kept[0].chunk_id, kept[2].chunk_id}
+    assert response.answer == "A storm could delay it a week [N1]. It is on March 14 [N2]."
+    assert [(r.cid, r.rel_path) for r in response.references] == [
+        ("N1", "projects/work/apollo-risks.md"),
+        ("N2", "projects/work/apollo.md"),
+    ]
+    weather, launch_ref = response.references
+    assert weather.quote == "A storm could delay the Apollo launch by a week."
+    assert launch_ref.quote is not None
+    assert "March 14" in launch_ref.quote
+    assert launch_ref.line_start is not None
+    assert launch_ref.quote_line is not None
+    assert launch_ref.line_start <= launch_ref.quote_line <= (launch_ref.line_end or 0)
+
+
+def test_a_claim_supported_by_a_source_it_did_not_cite_gets_that_citation(
+    make_engine: MakeEngine,
+) -> None:
+    probe = make_engine(llm=ScriptedLLM()).ask(AskRequest(question=APOLLO, debug=True))
+    launch = _position(probe, "projects/work/apollo.md", "# Apollo > ## Launch")
+    storm = _position(probe, "projects/work/apollo-risks.md", "# Apollo risks > ## Weather")
+    llm = ScriptedLLM(f"It is on March 14 [N{launch}]. A storm could delay it [N{launch}].")
+    response = make_engine(llm=llm).ask(AskRequest(question=APOLLO, debug=True))
+
+    assert response.answer == "It is on March 14 [N1]. A storm could delay it [N2]."
+    assert [r.rel_path for r in response.references] == [
+        "projects/work/apollo.md",
+        "projects/work/apollo-risks.md",
+    ]
+    assert [c.status for c in debug_of(response).claims] == ["supported", "recited"]
+    assert storm != launch
+
+
+def test_a_marker_standing_in_for_content_is_replaced_by_the_line_it_points_to(
+    make_engine: MakeEngine,
+) -> None:
+    probe = make_engine(llm=ScriptedLLM()).ask(AskRequest(question=APOLLO, debug=True))
+    launch = _position(probe, "projects/work/apollo.md", "# Apollo > ## Launch")
+    llm = ScriptedLLM(f"The date of the launch is [N{launch}].")
+    response = make_engine(llm=llm).ask(AskRequest(question=APOLLO, debug=True))
+
+    assert "March 14" in response.answer
+    assert response.answer.endswith("[N1].")
+    (claim,) = debug_of(response).claims
+    assert claim.repaired
 
 
 def test_the_model_gets_the_numbered_prompt_with_the_kept_chunks(make_engine: MakeEngine) -> None:
@@ -91,8 +145,10 @@ def test_file_section_citations_are_validated_and_kept(make_engine: MakeEngine) 
     request = AskRequest(question=APOLLO, citation_style="file_section", debug=True)
     response = make_engine(llm=llm).ask(request)
 
+    # The citation is written back in full; the claim with an invalid citation has no
+    # supporting line and is removed.
     assert response.answer == (
-        "The launch is on March 14 [File: apollo.md, Section: Launch]. Tickets are free."
+        "The launch is on March 14 [File: projects/work/apollo.md, Section: # Apollo > ## Launch]."
     )
     assert refs(response) == [("v1", "projects/work/apollo.md", "# Apollo > ## Launch")]
     assert debug_of(response).invalid_citations == ["[File: hermes.md, Section: Status]"]
@@ -183,7 +239,7 @@ def test_streamed_tokens_concatenate_to_the_raw_answer(make_engine: MakeEngine) 
 
     assert len(pieces) > 1
     assert "".join(pieces) == raw
-    assert response.answer == "The Apollo launch is on March 14 [N1]. Tickets cost 12 euros."
+    assert response.answer == "The Apollo launch is on March 14 [N1]."
 
 
 def test_a_registered_llm_is_picked_per_request(make_engine: MakeEngine) -> None:
@@ -205,9 +261,16 @@ def test_a_registered_llm_is_picked_per_request(make_engine: MakeEngine) -> None
 
 def test_a_reference_carries_vault_path_section_and_chunk_index(notes_engine: Engine) -> None:
     response = notes_engine.ask(AskRequest(question="Hermes migration Postgres vendor"))
-    assert response.references[0] == Reference(
-        vault="v1",
-        rel_path="projects/work/hermes.md",
-        heading_path="# Hermes > ## Status",
-        chunk_index=0,
-    )
+    first = response.references[0]
+    assert first.model_dump(
+        include={"vault", "rel_path", "heading_path", "chunk_index", "cid"}
+    ) == {
+        "vault": "v1",
+        "rel_path": "projects/work/hermes.md",
+        "heading_path": "# Hermes > ## Status",
+        "chunk_index": 0,
+        "cid": "N1",
+    }
+    assert first.quote == "Hermes migration to Postgres is blocked on the vendor contract."
+    assert first.quote_line == 5
+    assert first.line_start is not None

@@ -62,12 +62,14 @@ def test_ask_prints_the_answer_and_numbered_references(run: Run) -> None:
     response = AskResponse.model_validate(
         json.loads(run("ask", APOLLO, "--json", "--llm", "extractive").stdout)
     )
+    assert response.answer in result.stdout
     lines = result.stdout.splitlines()
-    assert response.answer in lines
     assert "References:" in lines
-    for number, ref in enumerate(response.references, start=1):
-        assert f"[N{number}] {ref.vault}/{ref.rel_path} > {ref.heading_path}" in lines
-    assert "[N1] v1/projects/work/apollo.md > # Apollo > ## Launch" in lines
+    for ref in response.references:  # each under the id the answer cites it by
+        where = f"{ref.vault}/{ref.rel_path}:{ref.quote_line} > {ref.heading_path}"
+        assert f"[{ref.cid}] {where}" in lines
+        assert f"     \u201c{ref.quote}\u201d" in lines
+    assert any(line.startswith("[N1] v1/projects/work/apollo.md:") for line in lines)
 
 
 def test_ask_scopes_by_vault_and_folder(run: Run) -> None:

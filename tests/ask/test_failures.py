@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import time
 from http.server import BaseHTTPRequestHandler
+from pathlib import Path
 from typing import Any
 
 from notecite.errors import LLMError
-from notecite.pipeline import LLM_FAILED_ANSWER
+from notecite.generate.answer import LLM_FAILED_ANSWER
+from notecite.retrieve.stage import RECENT_NOTES
 from notecite.schemas.ask import AskRequest, AskResponse, DebugInfo, ErrorInfo
 from tests.ask.conftest import MakeEngine
 from tests.ask.providers import QueryFailingEmbedder, ScriptedLLM
 from tests.generate.servers import LoopbackServer, hold, send_json
+from tests.helpers import write_files
 
 APOLLO = "When is the Apollo launch scheduled?"
 
@@ -48,12 +51,32 @@ def test_keyword_fallback_still_respects_folders(make_engine: MakeEngine) -> Non
     assert all(p.startswith("projects/") for p in paths)
 
 
-def test_keyword_fallback_with_no_keyword_match_abstains(make_engine: MakeEngine) -> None:
-    llm = ScriptedLLM()
-    engine = make_engine(llm=llm, embedder=QueryFailingEmbedder(), ask={"folder_ranking": False})
-    response = engine.ask(AskRequest(question="quantum chromodynamics"))
-    assert (response.abstained, response.abstain_reason) == (True, "no_relevant_context")
-    assert llm.calls == []
+def test_with_no_embedding_and_no_keyword_match_the_most_recent_notes_are_the_context(
+    make_engine: MakeEngine, tmp_path: Path
+) -> None:
+    """The AuroraNotes fallback: nothing can be searched, so the newest notes are used, and
+    the answer says so in its strategy."""
+    llm = ScriptedLLM(answer="The newest entry is the one of day 6 [N1].")
+    engine = make_engine(
+        llm=llm, embedder=QueryFailingEmbedder(), indexed=False, ask={"folder_ranking": False}
+    )
+    dated = {
+        f"note{day}.md": f"---\ndate: 2024-05-0{day}\n---\n# Day {day}\n\nEntry of day {day}.\n"
+        for day in range(1, 7)
+    }
+    engine.add_vault("v", write_files(tmp_path / "dated", dated))
+    engine.index()
+
+    response = engine.ask(AskRequest(question="quantum chromodynamics", debug=True))
+
+    assert not response.abstained
+    debug = debug_of(response)
+    assert debug.strategy == RECENT_NOTES
+    assert any("most recent notes" in note for note in debug.notes)
+    kept = [c.rel_path for c in debug.retrieved_chunks if c.kept]
+    assert kept == [f"note{day}.md" for day in range(6, 6 - len(kept), -1)]  # newest first
+    assert len(kept) == debug.k
+    assert [r.rel_path for r in response.references] == ["note6.md"]
 
 
 def test_an_llm_error_returns_the_references_and_the_error(make_engine: MakeEngine) -> None:

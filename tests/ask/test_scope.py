@@ -137,13 +137,27 @@ def test_a_ranking_of_unknown_folders_means_every_folder(make_engine: MakeEngine
     assert "v1/projects-old/zephyr.md" in searched(response)
 
 
-def test_user_folders_skip_the_llm_ranking(make_engine: MakeEngine) -> None:
-    llm = ScriptedLLM(folders='["v1/meetings"]')
+def test_user_folders_come_first_and_the_llm_ranks_the_others_after_them(
+    make_engine: MakeEngine,
+) -> None:
+    """The seed's order: the user's folders weigh 1.0, the folders the model ranks among the
+    rest follow them by position, and none of the user's folders is offered to the model."""
+    llm = ScriptedLLM(folders='["v1/meetings", "v1/projects"]')
     response = make_engine(llm=llm).ask(
-        AskRequest(question=LAUNCH, folders=["projects"], debug=True)
+        AskRequest(question=LAUNCH, folders=["v1/projects"], debug=True)
     )
-    assert llm.folder_calls == []
-    assert debug_of(response).folder_selection.method == "user"
+    assert len(llm.folder_calls) == 1
+    offered = llm.folder_calls[0].messages[-1].content
+    assert "- v1/meetings" in offered
+    assert "- v1/projects\n" not in offered
+    selection = debug_of(response).folder_selection
+    assert selection.method == "user"
+    assert selection.selected == ["v1/projects", "v1/meetings"]
+    by_path = {c.rel_path: c for c in debug_of(response).retrieved_chunks}
+    standup = by_path["meetings/standup.md"]  # found only through the model's pick
+    assert standup.score_gate == pytest.approx(
+        0.7 * 0.9 * standup.score_vector + 0.3 * standup.score_lexical, abs=1e-5
+    )
 
 
 def test_folder_ranking_can_be_switched_off(make_engine: MakeEngine) -> None:

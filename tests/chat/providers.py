@@ -14,13 +14,16 @@ from notecite.generate.base import GenerationRequest
 
 
 class ScriptedLLM:
-    """``ScriptedLLM("answer [N1]", rewrite="standalone question")``."""
+    """``ScriptedLLM("answer [N1]", rewrite="standalone question")``.
+
+    ``error`` (a message, or the LLMError to raise) makes every answer request fail.
+    """
 
     def __init__(
         self,
         *answers: str,
         rewrite: str = "[]",
-        error: str | None = None,
+        error: str | LLMError | None = None,
         rewrite_error: str | None = None,
     ) -> None:
         self.answers = list(answers) or ["The Apollo launch is on March 14 [N1]."]
@@ -55,6 +58,8 @@ class ScriptedLLM:
             return self.rewrite
         if not request.sources and "folders" in request.messages[0].content.lower():
             return "[]"
+        if isinstance(self.error, LLMError):
+            raise self.error
         if self.error:
             raise LLMError(self.error)
         return self.answers.pop(0) if len(self.answers) > 1 else self.answers[0]

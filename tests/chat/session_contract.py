@@ -8,18 +8,30 @@ tenant 1 beside an index of the test vault (``tests/chat/notes.py``).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import UTC, datetime
 
 import pytest
 
-from notecite.chat import ChatCitation, ChatMeta, SessionSettings, SessionStore
 from notecite.errors import StoreError
-from notecite.schemas.ask import ErrorInfo
-from notecite.schemas.chat import NewMessage
-from notecite.store.migrate import CopyableSessionStore
+from notecite.records import (
+    CitationRecord,
+    ErrorRecord,
+    MetaRecord,
+    NewMessageRecord,
+    RetrievalRecord,
+)
+from notecite.store.sessions import CopyableSessionStore, SessionStore
 
 OpenSessions = Callable[..., CopyableSessionStore]
+# the store keeps a session's settings as the JSON object it is given
+SETTINGS: dict[str, object] = {"enable_rag": True, "rag_top_k": 3, "rag_threshold": 0.42}
+
+
+def user(content: str) -> NewMessageRecord:
+    return NewMessageRecord(role="user", content=content)
 
 
 @dataclass(frozen=True)
@@ -38,9 +50,10 @@ class SessionStoreContract:
         self, open_sessions: OpenSessions
     ) -> None:
         store = open_sessions()
-        created = store.create_session("Apollo", SessionSettings(rag_top_k=3))
+        created = store.create_session("Apollo", SETTINGS)
         assert len(created.id) == 36
         assert created.message_count == 0
+        assert created.settings == SETTINGS
         assert store.get_session(created.id) == created
 
         renamed = store.rename_session(created.id, "Apollo launch")
@@ -48,51 +61,71 @@ class SessionStoreContract:
         assert renamed.title == "Apollo launch"
         assert renamed.updated_at >= created.updated_at
 
-        changed = store.update_settings(created.id, SessionSettings(enable_rag=False))
+        other = {"enable_rag": False, "model": None, "system_prompt": "Be brief.\n"}
+        changed = store.update_settings(created.id, other)
         assert changed is not None
-        assert changed.settings.enable_rag is False
-        assert changed.settings.rag_top_k == 5
+        assert changed.settings == other
 
         assert store.delete_session(created.id) is True
         assert store.get_session(created.id) is None
         assert store.delete_session(created.id) is False
         assert store.rename_session(created.id, "x") is None
-        assert store.update_settings(created.id, SessionSettings()) is None
+        assert store.update_settings(created.id, SETTINGS) is None
 
     def test_messages_keep_order_citations_meta_and_are_deleted_with_the_session(
         self, open_sessions: OpenSessions
     ) -> None:
         store = open_sessions()
-        session = store.create_session("s", SessionSettings())
-        other = store.create_session("other", SessionSettings())
-        citation = ChatCitation(
-            cid="N1", note_id="v/a.md", chunk_id="c1", snippet="text", score=0.5
+        session = store.create_session("s", SETTINGS)
+        other = store.create_session("other", SETTINGS)
+        citations = (
+            CitationRecord(cid="N1", note_id="v/a.md", chunk_id="c1", snippet="text", score=0.5),
+            CitationRecord(
+                cid="N2",
+                note_id="v/b.md",
+                chunk_id="c2",
+                snippet="more",
+                score=0.25,
+                created_at=datetime(2025, 1, 10, 8, 30, tzinfo=UTC),
+                vault="v",
+                path="b.md",
+                section="# B > Budget",
+            ),
+        )
+        meta = MetaRecord(
+            model="m",
+            retrieval=RetrievalRecord(
+                k=2, strategy="hybrid", candidate_count=9, rerank_count=4, time_ms=12.5
+            ),
+            invalid_citations=1,
+            query="the budget?",
+            abstained=True,
+            abstain_reason="insufficient_information",
         )
         added = store.add_messages(
             session.id,
             [
-                NewMessage(role="user", content="q1"),
-                NewMessage(
-                    role="assistant",
-                    content="a1 [N1]",
-                    citations=[citation],
-                    meta=ChatMeta(model="m"),
+                user("q1"),
+                NewMessageRecord(
+                    role="assistant", content="a1 [N1] [N2]", citations=citations, meta=meta
                 ),
             ],
         )
-        store.add_messages(other.id, [NewMessage(role="user", content="elsewhere")])
-        failed = NewMessage(
-            role="assistant", content="", error=ErrorInfo(type="llm_error", message="timeout")
+        store.add_messages(other.id, [user("elsewhere")])
+        failed = NewMessageRecord(
+            role="assistant", content="", error=ErrorRecord(type="llm_error", message="timeout")
         )
-        store.add_messages(session.id, [NewMessage(role="user", content="q2"), failed])
+        store.add_messages(session.id, [user("q2"), failed])
 
         messages = store.messages(session.id)
-        assert [m.content for m in messages] == ["q1", "a1 [N1]", "q2", ""]
+        assert [m.content for m in messages] == ["q1", "a1 [N1] [N2]", "q2", ""]
+        assert [m.role for m in messages] == ["user", "assistant", "user", "assistant"]
         assert messages[:2] == added
-        assert messages[1].citations == [citation]
-        assert messages[1].meta == ChatMeta(model="m")
+        assert messages[1].citations == citations
+        assert messages[1].meta == meta
         assert messages[0].meta is None
-        assert messages[3].error == ErrorInfo(type="llm_error", message="timeout")
+        assert messages[0].citations == ()
+        assert messages[3].error == ErrorRecord(type="llm_error", message="timeout")
         assert [m.content for m in store.messages(session.id, last=2)] == ["q2", ""]
         assert store.messages(session.id, last=0) == []
         fetched = store.get_session(session.id)
@@ -107,15 +140,15 @@ class SessionStoreContract:
     def test_adding_to_an_unknown_session_is_an_error(self, open_sessions: OpenSessions) -> None:
         store = open_sessions()
         with pytest.raises(StoreError, match="vanished"):
-            store.add_messages("no-such-session", [NewMessage(role="user", content="hi")])
+            store.add_messages("no-such-session", [user("hi")])
 
     def test_sessions_are_listed_most_recently_active_first(
         self, open_sessions: OpenSessions
     ) -> None:
         store = open_sessions()
-        first = store.create_session("first", SessionSettings())
-        second = store.create_session("second", SessionSettings())
-        store.add_messages(first.id, [NewMessage(role="user", content="hello")])
+        first = store.create_session("first", SETTINGS)
+        second = store.create_session("second", SETTINGS)
+        store.add_messages(first.id, [user("hello")])
         assert [s.title for s in store.list_sessions()] == ["first", "second"]
         assert [s.title for s in store.list_sessions(limit=1, offset=1)] == ["second"]
         assert [s.message_count for s in store.list_sessions()] == [1, 0]
@@ -123,27 +156,27 @@ class SessionStoreContract:
 
     def test_a_session_survives_reopening(self, open_sessions: OpenSessions) -> None:
         first = open_sessions()
-        session = first.create_session("kept", SessionSettings(rag_top_k=2))
-        first.add_messages(session.id, [NewMessage(role="user", content="remember me")])
+        session = first.create_session("kept", SETTINGS)
+        first.add_messages(session.id, [user("remember me")])
         first.close()
         again = open_sessions()
-        assert again.get_session(session.id) == session.model_copy(
-            update={"message_count": 1, "updated_at": again.messages(session.id)[0].created_at}
+        assert again.get_session(session.id) == dataclasses.replace(
+            session, message_count=1, updated_at=again.messages(session.id)[0].created_at
         )
 
     def test_another_tenant_sees_no_session_of_the_first(self, open_sessions: OpenSessions) -> None:
         mine = open_sessions()
-        session = mine.create_session("private", SessionSettings())
-        mine.add_messages(session.id, [NewMessage(role="user", content="secret")])
+        session = mine.create_session("private", SETTINGS)
+        mine.add_messages(session.id, [user("secret")])
         theirs = open_sessions(tenant_id=2)
         assert theirs.get_session(session.id) is None
         assert theirs.list_sessions() == []
         assert theirs.messages(session.id) == []
         assert theirs.rename_session(session.id, "mine now") is None
-        assert theirs.update_settings(session.id, SessionSettings()) is None
+        assert theirs.update_settings(session.id, {}) is None
         assert theirs.delete_session(session.id) is False
         with pytest.raises(StoreError):
-            theirs.add_messages(session.id, [NewMessage(role="user", content="intrusion")])
+            theirs.add_messages(session.id, [user("intrusion")])
         assert theirs.chunk_origins(["anything"]) == {}
         kept = mine.get_session(session.id)
         assert kept is not None
@@ -154,15 +187,15 @@ class SessionStoreContract:
         self, open_sessions: OpenSessions
     ) -> None:
         source = open_sessions()
-        session = source.create_session("copied", SessionSettings(rag_top_k=4))
-        source.add_messages(session.id, [NewMessage(role="user", content="one")])
+        session = source.create_session("copied", SETTINGS)
+        source.add_messages(session.id, [user("one")])
         original = source.messages(session.id)
         assert source.delete_session(session.id)
 
         assert source.put_session(session) is True
         assert source.put_session(session) is False
         source.put_messages(session.id, original)
-        assert source.get_session(session.id) == session.model_copy(update={"message_count": 1})
+        assert source.get_session(session.id) == dataclasses.replace(session, message_count=1)
         (copied,) = source.messages(session.id)
         assert (copied.content, copied.created_at) == ("one", original[0].created_at)
 

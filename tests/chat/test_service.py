@@ -15,6 +15,7 @@ from notecite.chat import (
     SessionStore,
     TenantNotFoundError,
 )
+from notecite.errors import LLMError, LLMTimeoutError
 from notecite.generate.citations import FALLBACK_ANSWER
 from notecite.schemas.chat import SessionSettingsPatch
 from tests.chat.conftest import MakeEngine
@@ -35,11 +36,10 @@ def test_a_first_message_starts_a_session_and_stores_both_messages(
     assert response.meta.model == "extractive"
     assert response.meta.retrieval.k >= 1
     assert response.meta.retrieval.candidate_count >= response.meta.retrieval.rerank_count >= 1
-    store = sessions_of(engine)
-    session = store.get_session(response.session_id)
-    assert session is not None
+    sessions = Sessions(sessions_of(engine), SessionSettings.defaults(engine.settings.ask))
+    session = sessions.get(response.session_id)
     assert session.title == "What is the Apollo budget?"
-    user, assistant = store.messages(response.session_id)
+    user, assistant = sessions.messages(response.session_id)
     assert (user.role, user.content) == ("user", "What is the Apollo budget?")
     assert assistant.content.startswith(response.answer)
     assert "\n\n---\n**Sources:**\n- [" in assistant.content
@@ -147,17 +147,25 @@ def test_rag_off_is_plain_chat_and_citations_off_hides_them(
     assert "**Sources:**" not in stored
 
 
+@pytest.mark.parametrize(
+    ("error", "error_type"),
+    [
+        (LLMTimeoutError("LLM server at http://127.0.0.1:9/v1 timed out"), "LLMTimeoutError"),
+        # the class decides, not the words: a plain failure that mentions a timeout
+        (LLMError("LLM server at http://127.0.0.1:9/v1 answered 400 (timeout_param)"), "LLMError"),
+    ],
+)
 def test_an_llm_failure_keeps_the_sources_and_is_stored_with_its_error(
-    make_engine: MakeEngine, sessions_of: SessionsOf
+    make_engine: MakeEngine, sessions_of: SessionsOf, error: LLMError, error_type: str
 ) -> None:
-    llm = ScriptedLLM(error="LLM server at http://127.0.0.1:9/v1/chat/completions timed out")
-    engine = make_engine(llm=llm)
+    engine = make_engine(llm=ScriptedLLM(error=error))
     reply = engine.chat(ChatRequest(message="When is the Apollo launch?"))
     assert reply.error is not None
-    assert reply.error.type == "LLMTimeoutError"
+    assert reply.error.type == error_type
     assert reply.citations
     assert reply.answer.startswith("The language model failed")
-    stored = sessions_of(engine).messages(reply.session_id)[-1]
+    sessions = Sessions(sessions_of(engine), SessionSettings.defaults(engine.settings.ask))
+    stored = sessions.messages(reply.session_id)[-1]
     assert stored.error == reply.error
 
 

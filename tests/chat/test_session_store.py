@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from notecite import Engine
-from notecite.chat import SessionSettings, SessionStore
+from notecite.store.sessions import SessionStore
 from notecite.store.sqlite.sessions import SQLiteSessionStore
 from tests.chat.conftest import MakeEngine
 from tests.chat.session_contract import IndexedSessions, OpenSessions, SessionStoreContract
@@ -45,7 +45,7 @@ class TestSQLiteSessionStore(SessionStoreContract):
 def test_a_new_index_file_gets_the_chat_tables_by_migration(tmp_path: Path) -> None:
     store = SQLiteSessionStore(tmp_path / "index.db")
     try:
-        store.create_session("first", SessionSettings())
+        store.create_session("first", {})
     finally:
         store.close()
     versions = read_rows(tmp_path / "index.db", "SELECT version FROM schema_migrations")

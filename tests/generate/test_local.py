@@ -9,7 +9,7 @@ import pytest
 
 from notecite import Engine, load_settings
 from notecite.config import GenerationSettings
-from notecite.errors import LLMError
+from notecite.errors import LLMError, LLMTimeoutError
 from notecite.generate.base import ChatMessage, GenerationRequest
 from notecite.generate.local import LocalLLM
 from notecite.schemas.ask import AskRequest
@@ -67,4 +67,14 @@ def test_a_missing_model_file_is_an_llm_error(tmp_path: Path) -> None:
     llm = LocalLLM(GenerationSettings(model_path=tmp_path / "missing.gguf"), tmp_path)
     assert llm.model_id == "missing.gguf"
     with pytest.raises(LLMError, match="model file not found"):
+        llm.generate(HELLO)
+
+
+@pytest.mark.slow
+def test_a_generation_past_its_deadline_is_an_llm_timeout_error(tmp_path: Path) -> None:
+    settings = GenerationSettings(
+        model="smollm2", threads=2, context_size=512, max_tokens=64, local_timeout_s=0.001
+    )
+    llm = LocalLLM(settings, tmp_path)
+    with pytest.raises(LLMTimeoutError, match=r"generation\.local_timeout_s"):
         llm.generate(HELLO)

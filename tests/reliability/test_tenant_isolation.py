@@ -22,11 +22,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from notecite.chat.base import SessionStore
 from notecite.embed.hashing import HashEmbedder
 from notecite.errors import NotecitError
-from notecite.schemas.chat import NewMessage, SessionSettings
+from notecite.records import NewMessageRecord
 from notecite.store.base import Store
+from notecite.store.sessions import SessionStore
 from notecite.store.sqlite import SQLiteStore
 from notecite.store.sqlite.sessions import SQLiteSessionStore
 from notecite.types import SearchFilter, Vault
@@ -126,8 +126,10 @@ def _build(world: World, open_tenant: Opener, root: Path) -> dict[int, Built]:
                 store.replace_note(make_record(vault, rel_path, title=name), [chunk])
                 mine.chunk_ids.add(chunk.chunk_id)
         for _ in range(spec.sessions):
-            session = sessions.create_session("chat", SessionSettings())
-            sessions.add_messages(session.id, [NewMessage(role="user", content=marker(number))])
+            session = sessions.create_session("chat", {})
+            sessions.add_messages(
+                session.id, [NewMessageRecord(role="user", content=marker(number))]
+            )
             mine.session_ids.add(session.id)
         everything = SearchFilter()
         hits = store.lexical_search(marker(number), everything, 1000)
@@ -177,7 +179,7 @@ def _check(world: World, built: dict[int, Built]) -> None:
                 assert mine.sessions.delete_session(session_id) is False
                 with pytest.raises(NotecitError):
                     mine.sessions.add_messages(
-                        session_id, [NewMessage(role="user", content="intruder")]
+                        session_id, [NewMessageRecord(role="user", content="intruder")]
                     )
             assert mine.sessions.chunk_origins(sorted(other.chunk_ids)) == {}
         assert {s.id for s in mine.sessions.list_sessions()} == mine.session_ids

@@ -116,7 +116,7 @@ def test_strong_retrieval_does_not_trigger_auto(make_engine: MakeEngine) -> None
 def test_an_empty_vault_never_triggers(make_engine: MakeEngine) -> None:
     engine = make_engine(ask={"auto_rag": "always"}, indexed=False)
     response = engine.ask(AskRequest(question=APOLLO, debug=True))
-    assert response.abstain_reason == "no_relevant_context"
+    assert response.abstain_reason == "no_notes"
     assert response.debug is not None
     assert not response.debug.auto_rag.triggered
 

@@ -1,8 +1,8 @@
 """The Store contract, written once and run against every store implementation.
 
 A subclass provides ``store_factory``: a callable that opens (or re-opens) one and the same
-empty database each time it is called within a test, and ``write_errors``: the exceptions
-the store raises when a write is rejected.
+empty database each time it is called within a test. A write the database rejects raises
+:class:`~notecite.errors.StoreError` in every store, chained to the driver's error.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from notecite.embed.base import Vectors
-from notecite.errors import VaultError
+from notecite.errors import StoreError, VaultError
 from notecite.store.base import NoteState, Store
 from notecite.types import Chunk, ChunkHit, NoteRecord, SearchFilter, Vault
 
@@ -92,8 +92,6 @@ QUERY = unit(1, 0, 0, 0)
 
 class StoreContract:
     """Behaviour every :class:`~notecite.store.base.Store` must have."""
-
-    write_errors: tuple[type[BaseException], ...] = ()
 
     @pytest.fixture
     def store_factory(self) -> StoreFactory:
@@ -180,13 +178,27 @@ class StoreContract:
         good = make_chunk("n.md", 0, "replacement text")
         bad = make_chunk("n.md", 1, "x")
         bad = dataclasses.replace(bad, text=None)  # type: ignore[arg-type]  # rejected on purpose
-        with pytest.raises(self.write_errors):
+        with pytest.raises(StoreError):
             store.replace_note(make_record(vault, "n.md", content_hash="new"), [good, bad])
         assert store.note_states(vault.id)["n.md"].content_hash == "h"
         hits = store.lexical_search("text", SearchFilter(), 10)
         assert [c.text for c in store.fetch_chunks([h.chunk_rowid for h in hits]).values()] == [
             "original text"
         ]
+
+    def test_a_rejected_write_is_a_chained_store_error_and_changes_nothing(
+        self, store: Store, tmp_path: Path
+    ) -> None:
+        vault = store.add_vault("v", tmp_path)
+        store.replace_note(make_record(vault, "n.md"), [make_chunk("n.md", 0, "original text")])
+        twice = make_chunk("n.md", 0, "one chunk id twice")  # chunk ids are unique
+        with pytest.raises(StoreError) as rejected:
+            store.replace_note(make_record(vault, "n.md", content_hash="new"), [twice, twice])
+        assert rejected.value.__cause__ is not None  # the driver's own error, for --debug
+        assert not isinstance(rejected.value.__cause__, StoreError)
+        assert store.note_states(vault.id)["n.md"].content_hash == "h"
+        store.replace_note(make_record(vault, "n.md", content_hash="new"), [twice])
+        assert store.note_states(vault.id)["n.md"].content_hash == "new"
 
     def test_record_failure_and_recover(self, store: Store, tmp_path: Path) -> None:
         vault = store.add_vault("v", tmp_path)

@@ -15,8 +15,6 @@ from tests.store.contract import StoreContract, StoreFactory
 
 
 class TestSQLiteStore(StoreContract):
-    write_errors = (sqlite3.Error, StoreError)
-
     @pytest.fixture
     def store_factory(self, tmp_path: Path) -> StoreFactory:
         return lambda: SQLiteStore(tmp_path / "index" / "notecite.db")

@@ -106,9 +106,10 @@ async def send_error(
     await send({"type": "http.response.body", "body": body, "more_body": False})
 
 
-def llm_failure_status(message: str) -> int:
-    """504 for an LLM timeout, 502 for any other LLM failure."""
-    return 504 if failure_type(message) == LLM_TIMEOUT else 502
+def llm_failure_status(error_type: str) -> int:
+    """504 for an LLM timeout (``error_type`` ``LLMTimeoutError``), 502 for any other LLM
+    failure."""
+    return 504 if error_type == LLM_TIMEOUT else 502
 
 
 def describe(exc: BaseException) -> tuple[int, dict[str, Any]]:
@@ -116,8 +117,8 @@ def describe(exc: BaseException) -> tuple[int, dict[str, Any]]:
     if isinstance(exc, ApiError):
         return exc.status_code, error_body(type(exc).__name__, str(exc))
     if isinstance(exc, LLMError):
-        message = str(exc)
-        return llm_failure_status(message), error_body(failure_type(message), message)
+        type_ = failure_type(exc)
+        return llm_failure_status(type_), error_body(type_, str(exc))
     if isinstance(exc, NotecitError):
         status = next((s for kind, s in _LIBRARY_STATUS if isinstance(exc, kind)), 500)
         return status, error_body(type(exc).__name__, str(exc))

@@ -18,12 +18,12 @@ from notecite.api.errors import ForbiddenError, InvalidRequestError, NotFoundErr
 from notecite.api.jobs import IndexJobs
 from notecite.api.page_session import COOKIE, tenant_of
 from notecite.api.security import tenant_for_key
-from notecite.chat.base import SessionStore
 from notecite.chat.sessions import Sessions
 from notecite.config import DEFAULT_TENANT, Settings
 from notecite.engine import Engine
 from notecite.ingest.indexer import ProgressCallback
 from notecite.schemas.chat import SessionSettings
+from notecite.store.sessions import SessionStore
 from notecite.types import IndexReport
 
 SHUTDOWN_WAIT_S = 30.0  # how long shutdown waits for index runs before closing the store

@@ -1,6 +1,5 @@
 """Chat: sessions with history and settings, follow-up condensing, cited answers."""
 
-from notecite.chat.base import ChunkOrigin, SessionStore
 from notecite.chat.errors import ChatError, SessionNotFoundError, TenantNotFoundError
 from notecite.chat.service import ChatService
 from notecite.chat.sessions import Sessions
@@ -15,6 +14,7 @@ from notecite.schemas.chat import (
     SessionSettingsPatch,
     StoredMessage,
 )
+from notecite.store.sessions import ChunkOrigin, SessionStore
 
 __all__ = [
     "ChatCitation",

@@ -1,29 +1,44 @@
 """ChatService: one chat turn, from the user's message to the stored, validated answer.
 
-history -> condense the follow-up -> retrieve (the ask pipeline) -> generate with history
--> validate citations -> store the question and the answer (with its sources list).
+history -> condense the follow-up -> retrieve (the retrieval stage, as ask does) ->
+answer_with_citations (the one answer path: context assembly, generation with history,
+citation checks, fallbacks) -> store the question and the answer (with its sources list).
 """
 
 from __future__ import annotations
 
-import logging
 import time
 from collections.abc import Callable, Sequence
 
-from notecite.chat.answer import check_answer, without_markers
-from notecite.chat.base import SessionStore
+from notecite.chat.answer import without_markers
 from notecite.chat.condense import Condensed, condense
 from notecite.chat.history import history_messages, sources_block
 from notecite.chat.prompts import plain_messages, rag_messages
-from notecite.chat.retrieval import AskRunner, Retrieval, RetrievedSource, retrieve
 from notecite.chat.sessions import Sessions, check_tenant, title_from
 from notecite.config import AskSettings, ChatSettings, GenerationSettings
-from notecite.errors import LLMError
-from notecite.generate.base import LLM, ChatMessage, GenerationRequest
+from notecite.generate.answer import (
+    AnswerSettings,
+    CitedAnswer,
+    TokenCallback,
+    answer_with_citations,
+)
+from notecite.generate.base import LLM, ChatMessage, ContextSource
 from notecite.generate.citations import FALLBACK_ANSWER
+from notecite.generate.context import TokenCounter
 from notecite.generate.failures import failure_type
-from notecite.pipeline import LLM_FAILED_ANSWER
-from notecite.schemas.ask import AbstainReason, DebugInfo, ErrorInfo
+from notecite.generate.grounding import Grounder
+from notecite.pipeline import (
+    NO_NOTES_ANSWER,
+    NoteLines,
+    context_budget,
+    context_pieces,
+    debug_chunks,
+    place_quotes,
+)
+from notecite.retrieve.retriever import Candidate
+from notecite.retrieve.stage import Retrieved
+from notecite.retrieve.terms import query_terms
+from notecite.schemas.ask import MAX_QUESTION_CHARS, AbstainReason, AskRequest, DebugInfo, ErrorInfo
 from notecite.schemas.chat import (
     ChatCitation,
     ChatMeta,
@@ -34,32 +49,55 @@ from notecite.schemas.chat import (
     RetrievalMeta,
     SessionSettings,
 )
+from notecite.store.sessions import SessionStore
 
-logger = logging.getLogger(__name__)
-
-TokenCallback = Callable[[str], None]
 LLMProvider = Callable[[str | None], LLM]
+Retrieve = Callable[[AskRequest, LLM, AskSettings, DebugInfo], Retrieved]
+"""The retrieval stage for a question with the given LLM and ask settings (the Engine's)."""
 
 SNIPPET_CHARS = 300
 
 
+def session_ask_settings(ask: AskSettings, settings: SessionSettings) -> AskSettings:
+    """The ask settings of a session: its ``rag_threshold`` gates the final score, and its
+    ``rag_top_k`` (1-10) is K. A threshold set below the vector threshold lowers that too,
+    so a session with threshold 0 keeps its top K whatever their cosine."""
+    vector = ask.vector_threshold
+    if settings.rag_threshold < ask.final_threshold:
+        vector = min(vector, settings.rag_threshold)
+    return ask.model_copy(
+        update={
+            "final_threshold": settings.rag_threshold,
+            "vector_threshold": vector,
+            "k_min": 1,
+            "k_max": max(ask.k_max, settings.rag_top_k),
+        }
+    )
+
+
 class ChatService:
-    """Answers chat messages in sessions, from the notes the ask pipeline retrieves."""
+    """Answers chat messages in sessions, from the notes the retrieval stage finds."""
 
     def __init__(
         self,
         store: SessionStore,
         *,
         llm_for: LLMProvider,
-        run_ask: AskRunner,
+        retrieve: Retrieve,
+        count_tokens: TokenCounter,
         chat: ChatSettings,
         ask: AskSettings,
         generation: GenerationSettings,
+        grounder: Grounder | None = None,
+        note_lines: NoteLines | None = None,
     ) -> None:
+        self._note_lines = note_lines
         self.sessions = Sessions(store, SessionSettings.defaults(ask))
         self._store = store
         self._llm_for = llm_for
-        self._run_ask = run_ask
+        self._retrieve = retrieve
+        self._count_tokens = count_tokens
+        self._grounder = grounder
         self._chat = chat
         self._ask = ask
         self._generation = generation
@@ -80,55 +118,66 @@ class ChatService:
         settings = session.settings if session else self.sessions.defaults
         llm = self._llm_for(settings.model)
         past = (
-            self._store.messages(session.id, last=2 * self._chat.history_turns) if session else []
+            self.sessions.messages(session.id, last=2 * self._chat.history_turns) if session else []
         )
         history = history_messages(past)
+        debug = DebugInfo(llm=llm.name)
 
         query = Condensed(request.message, "none")
-        retrieval = Retrieval()
-        if settings.enable_rag:
-            if history and self._chat.condense_follow_ups:
-                query = condense(llm, history, request.message)
-            retrieval = retrieve(
-                self._run_ask,
-                query.query,
-                vaults=request.vaults,
-                folders=request.folders,
-                settings=settings,
-                llm=llm,
-                ask=self._ask,
-                detail=request.detail,
+        retrieved: Retrieved | None = None
+        retrieval_ms = 0.0
+        if settings.enable_rag and history and self._chat.condense_follow_ups:
+            query = condense(llm, history, request.message)
+        if settings.enable_rag and query_terms(query.query):  # else nothing to search for
+            started = time.perf_counter()
+            retrieved = self._retrieve(
+                AskRequest(
+                    question=query.query[:MAX_QUESTION_CHARS],
+                    vaults=list(request.vaults),
+                    folders=list(request.folders),
+                    k=settings.rag_top_k,
+                    detail=request.detail,
+                ),
+                llm,
+                session_ask_settings(self._ask, settings),
+                debug,
             )
+            retrieval_ms = (time.perf_counter() - started) * 1000
+        kept = retrieved.kept if retrieved else []
+
         meta = ChatMeta(
             model=llm.model_id,
-            retrieval=RetrievalMeta(
-                k=len(retrieval.sources),
-                strategy=retrieval.strategy,
-                candidate_count=retrieval.candidate_count,
-                rerank_count=retrieval.rerank_count,
-                time_ms=retrieval.time_ms,
-            ),
+            retrieval=_retrieval_meta(retrieved, settings, retrieval_ms),
             query=query.query,
         )
-        started = time.perf_counter()
-        answer, cited, error = self._answer(
-            request.message, query.query, history, retrieval, settings, llm, on_token, request
-        )
-        generate_ms = (time.perf_counter() - started) * 1000
-        if error is None:
-            checked = check_answer(answer, retrieval.sources, grounded=settings.enable_rag)
-            answer, cited = checked.text, checked.cited
-            meta.invalid_citations = checked.invalid
-            reason = _abstain_reason(settings, retrieval, bool(checked.cited))
+        if settings.enable_rag and not kept:
+            text = NO_NOTES_ANSWER if retrieved and retrieved.empty_index else FALLBACK_ANSWER
+            if on_token is not None:
+                on_token(text)
+            answer = CitedAnswer(text=text, outcome="fallback")
+        else:
+            answer = self._answer(request, query.query, history, kept, settings, llm, on_token)
+            if self._note_lines is not None:
+                place_quotes(answer, kept, self._note_lines)
+        error = None
+        if answer.error is not None:
+            error = ErrorInfo(type=failure_type(answer.error), message=str(answer.error))
+        else:
+            meta.invalid_citations = len(answer.invalid)
+            reason = _abstain_reason(settings, retrieved, answer)
             meta.abstained, meta.abstain_reason = reason is not None, reason
+        meta.retrieval.k = sum(len(m) for m in answer.members.values())
+        text = answer.text
+        cited = [s for s in answer.sources if s.cid in set(answer.cited)]
+        cited.sort(key=lambda s: answer.cited.index(s.cid))
         if not settings.include_citations:
-            answer, cited = without_markers(answer), ()
-        citations = self._citations(cited)
+            text, cited = without_markers(text), []
+        citations = self._citations(cited, answer, kept)
 
         if session is None:
             session = self.sessions.create(title_from(request.message))
-        stored = answer + sources_block([(s.cid, s.label) for s in cited])
-        self._store.add_messages(
+        stored = text + sources_block([(c.cid, _label(c)) for c in citations])
+        self.sessions.add_messages(
             session.id,
             [
                 NewMessage(role="user", content=request.message),
@@ -142,66 +191,60 @@ class ChatService:
             ],
         )
         return ChatResponse(
-            answer=answer,
+            answer=text,
             citations=citations,
             session_id=session.id,
             meta=meta,
             error=error,
-            debug=_debug(retrieval, generate_ms, citations) if request.debug else None,
+            debug=(
+                _debug(debug, retrieved, answer, retrieval_ms, citations) if request.debug else None
+            ),
         )
 
     def _answer(
         self,
-        message: str,
+        request: ChatRequest,
         query: str,
         history: Sequence[ChatMessage],
-        retrieval: Retrieval,
+        kept: Sequence[Candidate],
         settings: SessionSettings,
         llm: LLM,
         on_token: TokenCallback | None,
-        request: ChatRequest,
-    ) -> tuple[str, tuple[RetrievedSource, ...], ErrorInfo | None]:
-        """The model's raw answer; on failure the fallback text, every source and the error."""
-        if settings.enable_rag and not retrieval.sources:
-            if on_token is not None:
-                on_token(FALLBACK_ANSWER)
-            return FALLBACK_ANSWER, (), None
-        if settings.enable_rag:
-            messages = rag_messages(
-                query,
-                [s.context() for s in retrieval.sources],
-                history,
-                settings.system_prompt,
-                request.detail,
-            )
-        else:
-            messages = plain_messages(message, history, settings.system_prompt)
-        generation = GenerationRequest(
-            messages=messages,
-            question=message,  # model-free providers pick sentences by the user's own words
-            sources=tuple(s.context() for s in retrieval.sources),
-            citation_style="numbered",
-            temperature=self._generation.temperature,
-            max_tokens=self._generation.max_tokens,
-        )
-        try:
-            if on_token is None:
-                return llm.generate(generation), (), None
-            pieces = []
-            for piece in llm.stream(generation):
-                pieces.append(piece)
-                on_token(piece)
-            return "".join(pieces), (), None
-        except LLMError as exc:
-            logger.warning("chat answer failed: %s", exc)
-            error = ErrorInfo(type=failure_type(str(exc)), message=str(exc))
-            return LLM_FAILED_ANSWER, retrieval.sources, error
+    ) -> CitedAnswer:
+        """The answer through the one answer path, with history and the session's prompt."""
 
-    def _citations(self, cited: Sequence[RetrievedSource]) -> list[ChatCitation]:
-        origins = self._store.chunk_origins([s.chunk_id for s in cited])
+        def prompt(sources: Sequence[ContextSource]) -> tuple[ChatMessage, ...]:
+            if settings.enable_rag:
+                return rag_messages(query, sources, history, settings.system_prompt, request.detail)
+            return plain_messages(request.message, history, settings.system_prompt)
+
+        return answer_with_citations(
+            llm,
+            request.message,  # model-free providers pick sentences by the user's own words
+            context_pieces(kept),
+            prompt,
+            self._count_tokens,
+            AnswerSettings(
+                budget=context_budget(self._ask, llm),
+                temperature=self._generation.temperature,
+                max_tokens=self._generation.max_tokens,
+                grounded=settings.enable_rag,
+                grounder=self._grounder if settings.enable_rag else None,
+            ),
+            on_token,
+        )
+
+    def _citations(
+        self, cited: Sequence[ContextSource], answer: CitedAnswer, kept: Sequence[Candidate]
+    ) -> list[ChatCitation]:
+        """One citation per cited context block, placed at its best-ranked chunk."""
+        best = {cid: kept[members[0]] for cid, members in answer.members.items() if members}
+        origins = self._store.chunk_origins([best[s.cid].chunk.chunk_id for s in cited])
         citations = []
         for source in cited:
-            origin = origins.get(source.chunk_id)
+            chunk = best[source.cid]
+            origin = origins.get(chunk.chunk.chunk_id)
+            support = answer.support.get(source.cid)
             snippet = " ".join(source.text.split())
             if len(snippet) > SNIPPET_CHARS:
                 snippet = snippet[: SNIPPET_CHARS - 3].rstrip() + "..."
@@ -209,37 +252,70 @@ class ChatService:
                 ChatCitation(
                     cid=source.cid,
                     note_id=origin.note_id if origin else f"{source.vault}/{source.rel_path}",
-                    chunk_id=source.chunk_id,
+                    chunk_id=chunk.chunk.chunk_id,
                     created_at=origin.created_at if origin else None,
                     snippet=snippet,
-                    score=round(source.score, 4),
+                    score=round(chunk.gate, 4),
                     vault=source.vault,
                     path=source.rel_path,
                     section=source.heading_path,
+                    line_start=chunk.chunk.line_start,
+                    line_end=chunk.chunk.line_end,
+                    quote=support.text if support else None,
+                    quote_line=support.line if support else None,
                 )
             )
         return citations
 
 
+def _label(citation: ChatCitation) -> str:
+    where = f"{citation.vault}/{citation.path}"
+    return f"{where} > {citation.section}" if citation.section else where
+
+
+def _retrieval_meta(
+    retrieved: Retrieved | None, settings: SessionSettings, time_ms: float
+) -> RetrievalMeta:
+    if retrieved is None:
+        return RetrievalMeta()
+    passed = sum(1 for c in retrieved.candidates if c.gate >= settings.rag_threshold)
+    return RetrievalMeta(
+        k=len(retrieved.kept),
+        strategy=retrieved.strategy or "hybrid",
+        candidate_count=len(retrieved.candidates),
+        rerank_count=passed,
+        time_ms=round(time_ms, 3),
+    )
+
+
 def _abstain_reason(
-    settings: SessionSettings, retrieval: Retrieval, cites: bool
+    settings: SessionSettings, retrieved: Retrieved | None, answer: CitedAnswer
 ) -> AbstainReason | None:
-    """Why a grounded answer abstained: nothing relevant found, or the sources found did not
-    answer it (the fallback, or an answer that says so and cites nothing)."""
-    if not settings.enable_rag or cites:
+    """Why a grounded answer abstained: no notes at all, nothing relevant found, or the
+    sources found did not answer it (the fallback, or an answer that says so)."""
+    if not settings.enable_rag or answer.outcome == "answered":
         return None
-    return "no_relevant_context" if not retrieval.sources else "insufficient_information"
+    if retrieved is not None and retrieved.empty_index:
+        return "no_notes"
+    return "insufficient_information" if answer.sources else "no_relevant_context"
 
 
 def _debug(
-    retrieval: Retrieval, generate_ms: float, citations: Sequence[ChatCitation]
+    debug: DebugInfo,
+    retrieved: Retrieved | None,
+    answer: CitedAnswer,
+    retrieval_ms: float,
+    citations: Sequence[ChatCitation],
 ) -> DebugInfo:
-    """The pipeline's debug for this turn, with chat's own generation time and citations."""
-    debug = retrieval.debug.model_copy(deep=True) if retrieval.debug else DebugInfo()
+    """The retrieval stage's debug for this turn, with the answer's figures and citations."""
+    if retrieved is not None:
+        debug.retrieved_chunks = debug_chunks(retrieved)
     cited = {c.chunk_id for c in citations}
     for chunk in debug.retrieved_chunks:
         chunk.cited = chunk.chunk_id in cited
+    debug.context_blocks = answer.blocks
+    debug.invalid_citations = list(answer.invalid)
     timings = debug.timings_ms
-    timings.generate = round(generate_ms, 3)
-    timings.total = round(retrieval.time_ms + generate_ms, 3)
+    timings.generate = round(answer.generate_ms, 3)
+    timings.total = round(retrieval_ms + answer.generate_ms, 3)
     return debug

@@ -1,17 +1,24 @@
-"""Session management over a SessionStore: defaults, titles, and not-found errors."""
+"""Session management over a SessionStore: defaults, titles, not-found errors, and the
+wire models of the chat contract (the store keeps plain records; ``chat/records.py``
+converts them)."""
 
 from __future__ import annotations
 
-from notecite.chat.base import SessionStore
+from collections.abc import Sequence
+
 from notecite.chat.errors import SessionNotFoundError, TenantNotFoundError
+from notecite.chat.records import message_of, message_record, session_of, settings_record
 from notecite.config import DEFAULT_TENANT
 from notecite.schemas.chat import (
     MAX_TITLE_CHARS,
     ChatSession,
+    NewMessage,
     SessionDetail,
     SessionSettings,
     SessionSettingsPatch,
+    StoredMessage,
 )
+from notecite.store.sessions import SessionStore
 
 DEFAULT_TITLE = "New chat"
 
@@ -30,7 +37,8 @@ def title_from(message: str) -> str:
 
 
 class Sessions:
-    """Create, read, rename, configure and delete the sessions of one store."""
+    """Create, read, rename, configure and delete the sessions of one store, and read and
+    append their messages, as the chat contract shows them."""
 
     def __init__(self, store: SessionStore, defaults: SessionSettings) -> None:
         self.store = store
@@ -42,11 +50,16 @@ class Sessions:
         """A new session; ``settings`` changes the defaults."""
         chosen = settings.apply(self.defaults, self.defaults) if settings else self.defaults
         name = (title or "").strip()[:MAX_TITLE_CHARS] or DEFAULT_TITLE
-        return self.store.create_session(name, chosen)
+        return session_of(self.store.create_session(name, settings_record(chosen)))
+
+    def find(self, session_id: str) -> ChatSession | None:
+        """The session, or None when there is none of that id."""
+        record = self.store.get_session(session_id)
+        return session_of(record) if record is not None else None
 
     def get(self, session_id: str) -> ChatSession:
         """The session, or SessionNotFoundError."""
-        session = self.store.get_session(session_id)
+        session = self.find(session_id)
         if session is None:
             raise _not_found(session_id)
         return session
@@ -54,11 +67,20 @@ class Sessions:
     def detail(self, session_id: str) -> SessionDetail:
         """The session with every message, oldest first."""
         session = self.get(session_id)
-        return SessionDetail(**session.model_dump(), messages=self.store.messages(session_id))
+        return SessionDetail(**session.model_dump(), messages=self.messages(session_id))
 
     def recent(self, limit: int = 100, offset: int = 0) -> list[ChatSession]:
         """Sessions, most recently active first."""
-        return self.store.list_sessions(limit, offset)
+        return [session_of(r) for r in self.store.list_sessions(limit, offset)]
+
+    def messages(self, session_id: str, last: int | None = None) -> list[StoredMessage]:
+        """The session's messages, oldest first (``last``: only the newest N)."""
+        return [message_of(r) for r in self.store.messages(session_id, last)]
+
+    def add_messages(self, session_id: str, messages: Sequence[NewMessage]) -> list[StoredMessage]:
+        """Append ``messages`` to the session in one transaction; StoreError when it is gone."""
+        added = self.store.add_messages(session_id, [message_record(m) for m in messages])
+        return [message_of(r) for r in added]
 
     def rename(self, session_id: str, title: str) -> ChatSession:
         """Give the session a new title."""
@@ -68,15 +90,16 @@ class Sessions:
         session = self.store.rename_session(session_id, name)
         if session is None:
             raise _not_found(session_id)
-        return session
+        return session_of(session)
 
     def update_settings(self, session_id: str, patch: SessionSettingsPatch) -> SessionSettings:
         """Apply ``patch`` to the session's settings and return the result."""
         current = self.get(session_id).settings
-        session = self.store.update_settings(session_id, patch.apply(current, self.defaults))
+        chosen = patch.apply(current, self.defaults)
+        session = self.store.update_settings(session_id, settings_record(chosen))
         if session is None:
             raise _not_found(session_id)
-        return session.settings
+        return session_of(session).settings
 
     def delete(self, session_id: str) -> None:
         """Delete the session and its messages."""

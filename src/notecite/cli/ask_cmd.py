@@ -11,13 +11,17 @@ from notecite.schemas.ask import AskRequest, AskResponse
 
 
 def print_references(response: AskResponse) -> None:
-    """``[N1] vault/path.md > Section`` for each reference."""
+    """``[N1] vault/path.md > Section`` for each reference, under the id the answer cites it
+    by, with the line that supports it."""
     if not response.references:
         return
     click.echo("\nReferences:")
     for number, ref in enumerate(response.references, start=1):
         section = f" > {ref.heading_path}" if ref.heading_path else ""
-        click.echo(f"[N{number}] {ref.vault}/{ref.rel_path}{section}")
+        line = f":{ref.quote_line}" if ref.quote_line else ""
+        click.echo(f"[{ref.cid or f'N{number}'}] {ref.vault}/{ref.rel_path}{line}{section}")
+        if ref.quote:
+            click.secho(f"     \u201c{ref.quote}\u201d", dim=True)
 
 
 @click.command("ask")

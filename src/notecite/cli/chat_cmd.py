@@ -6,10 +6,10 @@ import sys
 
 import click
 
-from notecite.chat.base import SessionStore
 from notecite.chat.sessions import Sessions
 from notecite.cli.state import CliState, pass_state
 from notecite.schemas.chat import ChatRequest, ChatResponse, SessionSettings
+from notecite.store.sessions import SessionStore
 
 EXIT_COMMANDS = {"/exit", "/quit"}
 

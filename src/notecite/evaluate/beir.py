@@ -14,7 +14,6 @@ from notecite.config import Settings
 from notecite.engine import Engine
 from notecite.evaluate.beir_data import load_beir, write_vault
 from notecite.evaluate.metrics import evaluate_run
-from notecite.pipeline import AskPipeline
 from notecite.retrieve.folders import Scope
 from notecite.retrieve.retriever import Candidate, Retrieval, Retriever
 from notecite.schemas.ask import AskRequest, DebugInfo
@@ -154,24 +153,13 @@ def _full_search(
     ask = engine.settings.ask.model_copy(
         update={"hits_per_scope": CHUNKS_PER_QUERY, "folder_ranking": False}
     )
-    store = engine.store
-    pipeline = AskPipeline(
-        store=store,
-        embedder=engine.embedder,
-        llm=engine.llm(llm),
-        settings=ask,
-        generation=engine.settings.generation,
-        vaults=[engine.vault(vault)],
-        folders_of=lambda v: store.folders(v.id),
-        options=engine.retrieval_options(),
-        reranker=engine.reranker,
-    )
+    stage = engine.retrieval_stage([vault], llm=engine.llm(llm), ask=ask)
 
     def search(text: str) -> Retrieval:
         debug = DebugInfo()
-        retrieval = pipeline.retrieve(AskRequest(question=text, vaults=[vault]), debug)[0]
+        retrieved = stage.retrieve(AskRequest(question=text, vaults=[vault]), debug)
         tally.runs += debug.auto_rag.triggered
         tally.wins += debug.auto_rag.winner == "auto"
-        return retrieval
+        return Retrieval(retrieved.candidates)
 
     return search

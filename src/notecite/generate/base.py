@@ -24,6 +24,7 @@ class ContextSource:
     rel_path: str
     heading_path: str
     text: str
+    line_start: int = 0  # the note line of the text's first line (0: unknown)
 
 
 @dataclass(frozen=True)

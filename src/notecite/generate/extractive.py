@@ -26,6 +26,13 @@ def _citation(source: ContextSource, style: str) -> str:
     return f"[{source.cid}]"
 
 
+def _cited(sentence: str, citation: str) -> str:
+    """The sentence with its citation before its closing punctuation: "x [N1]."."""
+    if sentence and sentence[-1] in ".!?":
+        return f"{sentence[:-1].rstrip()} {citation}{sentence[-1]}"
+    return f"{sentence} {citation}."
+
+
 class ExtractiveLLM:
     """Picks up to ``max_sentences`` sentences sharing the most question terms."""
 
@@ -56,10 +63,10 @@ class ExtractiveLLM:
         scored.sort(key=lambda s: (s[0], s[1]), reverse=True)
         picked = scored[: self._max_sentences]
         body = " ".join(
-            f"{as_data(text).rstrip()} {_citation(source, request.citation_style)}"
+            _cited(as_data(text).rstrip(), _citation(source, request.citation_style))
             for _, _, text, source in picked
         )
-        return f"{LABEL} {body}"
+        return f"{LABEL}\n{body}"
 
     def stream(self, request: GenerationRequest) -> Iterator[str]:
         text = self.generate(request)

@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-import re
-
-_TIMEOUT = re.compile(r"timed out|timeout|took longer than", re.IGNORECASE)
+from notecite.errors import LLMError, LLMTimeoutError
 
 LLM_TIMEOUT = "LLMTimeoutError"
 LLM_FAILURE = "LLMError"
 
 
-def failure_type(message: str) -> str:
-    """``LLMTimeoutError`` when an LLM failure message says it ran out of time, else ``LLMError``.
+def failure_type(exc: LLMError | None) -> str:
+    """The ``error.type`` clients see for an LLM failure (``exc``, the provider's error).
 
-    The providers raise :class:`notecite.errors.LLMError` for every failure; their messages
-    say "timed out" (HTTP providers) or "took longer than" (the local model) for timeouts.
+    Returns:
+        ``LLMTimeoutError`` when the model did not answer in time (the providers raise
+        :class:`~notecite.errors.LLMTimeoutError`), else ``LLMError``.
     """
-    return LLM_TIMEOUT if _TIMEOUT.search(message) else LLM_FAILURE
+    return LLM_TIMEOUT if isinstance(exc, LLMTimeoutError) else LLM_FAILURE

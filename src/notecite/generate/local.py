@@ -2,7 +2,7 @@
 
 The model loads on first use, once; calls are serialised (one llama.cpp slot). Streaming
 runs the completion on a worker thread and hands pieces over a queue; a deadline aborts a
-generation that runs past ``timeout_s``.
+generation that runs past ``local_timeout_s`` (:class:`~notecite.errors.LLMTimeoutError`).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from notecite.config import GenerationSettings
-from notecite.errors import LLMError
+from notecite.errors import LLMError, LLMTimeoutError
 from notecite.generate.base import GenerationRequest
 from notecite.generate.local_model import DEFAULT_MODEL, resolve_model
 
@@ -127,7 +127,7 @@ class LocalLLM:
                 break
             yield str(item)
         if timed_out.is_set():
-            raise LLMError(
+            raise LLMTimeoutError(
                 f"the local model took longer than {self._settings.local_timeout_s:.0f} s "
                 "(generation.local_timeout_s)"
             )

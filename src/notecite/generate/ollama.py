@@ -10,8 +10,7 @@ import httpx
 from notecite.config import GenerationSettings
 from notecite.errors import LLMError
 from notecite.generate.base import GenerationRequest
-from notecite.generate.http import post_with_retries, stream_with_retries
-from notecite.provider_replies import without_body
+from notecite.http import LLM_SERVER, post_json, stream_lines, without_body
 
 
 class OllamaLLM:
@@ -57,10 +56,11 @@ class OllamaLLM:
         }
 
     def generate(self, request: GenerationRequest) -> str:
-        body = post_with_retries(
+        body = post_json(
             self._http(),
             f"{self._base_url}/api/chat",
             self._payload(request, stream=False),
+            provider=LLM_SERVER,
             retries=self._settings.retries,
         )
         try:
@@ -69,10 +69,11 @@ class OllamaLLM:
             raise LLMError(f"unexpected reply from Ollama at {self._base_url}") from exc
 
     def stream(self, request: GenerationRequest) -> Iterator[str]:
-        lines = stream_with_retries(
+        lines = stream_lines(
             self._http(),
             f"{self._base_url}/api/chat",
             self._payload(request, stream=True),
+            provider=LLM_SERVER,
             retries=self._settings.retries,
         )
         for line in lines:

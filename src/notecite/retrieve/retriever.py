@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from notecite.config import Settings
 from notecite.embed.base import Vectors
 from notecite.errors import RerankError, StoreError
 from notecite.retrieve.folders import Scope
@@ -21,7 +22,7 @@ from notecite.retrieve.rerank import final_score, lexical_score
 from notecite.retrieve.rerankers.base import Passage, Reranker
 from notecite.retrieve.timehints import TimeRange
 from notecite.store.base import Store, StoredChunk, cosine_and_dense
-from notecite.types import SearchFilter
+from notecite.types import SearchFilter, SearchResult
 
 
 @dataclass
@@ -42,6 +43,25 @@ class Candidate:
     final: float = 0.0
     score_rerank: float = 0.0
 
+    def as_search_result(self) -> SearchResult:
+        """The candidate as search returns it (``score`` is its final score)."""
+        chunk = self.chunk
+        return SearchResult(
+            vault=chunk.vault,
+            rel_path=chunk.rel_path,
+            heading_path=chunk.heading_path,
+            chunk_index=chunk.chunk_index,
+            chunk_id=chunk.chunk_id,
+            text=chunk.text,
+            title=chunk.title,
+            line_start=chunk.line_start,
+            line_end=chunk.line_end,
+            score_vector=self.score_vector,
+            score_bm25=self.score_bm25,
+            score=self.final,
+            note_date=chunk.note_date,
+        )
+
 
 @dataclass(frozen=True)
 class RetrievalOptions:
@@ -58,6 +78,24 @@ class RetrievalOptions:
     rerank_depth: int = 60
     model_rerank_depth: int = 20
     model_rerank_weight: float = 0.5
+
+    @classmethod
+    def from_settings(cls, settings: Settings, strategy: str | None = None) -> RetrievalOptions:
+        """The options of ``settings`` (``strategy`` overrides the configured one)."""
+        r = settings.retrieval
+        return cls(
+            strategy=strategy or r.strategy,
+            reranker=r.reranker,
+            weights=FusionWeights(r.vector_weight, r.keyword_weight, r.recency_weight, r.rrf_k),
+            sentence_weight=r.sentence_weight,
+            recency_half_life_days=r.recency_half_life_days,
+            time_hint_recency_weight=r.time_hint_recency_weight,
+            doc_type_weights={k.lower(): v for k, v in r.doc_type_weights.items()},
+            max_candidates=settings.ask.max_candidates,
+            rerank_depth=r.rerank_depth,
+            model_rerank_depth=r.model_rerank_depth,
+            model_rerank_weight=r.model_rerank_weight,
+        )
 
 
 @dataclass

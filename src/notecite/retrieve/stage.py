@@ -1,8 +1,10 @@
-"""The retrieval half of the ask pipeline: scope, embed, search, fuse, rerank, select, auto-RAG.
+"""The retrieval stage: scope, embed, search, fuse, rerank, select, auto-RAG.
 
 :class:`RetrievalStage` turns an AskRequest into ranked candidates and the ones kept for the
-context; :class:`notecite.pipeline.AskPipeline` runs it, then assembles the context and
-generates. It owns the query-embedding and search-result caches' use and the auto-RAG pass.
+context (:meth:`RetrievalStage.retrieve`, what ask and chat use), or into the top candidates
+of each vault without thresholds (:meth:`RetrievalStage.search`, what search uses): one
+ranking path for both. It owns the query-embedding and search-result caches' use, the
+auto-RAG pass, and the fallback to the most recent notes when nothing can be searched.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 
 from notecite.config import AskSettings
 from notecite.embed.base import Embedder, Vectors
@@ -30,7 +33,32 @@ from notecite.retrieve.retriever import Candidate, Retrieval, RetrievalOptions, 
 from notecite.retrieve.timehints import TimeRange, parse_time_hint
 from notecite.schemas.ask import AskRequest, AutoRagMode, DebugInfo, FolderSelection
 from notecite.store.base import Store
-from notecite.types import Vault
+from notecite.types import SearchFilter, Vault
+
+RECENT_NOTES = "recent_notes"
+"""The strategy label of a context made of the most recent notes (nothing could be searched)."""
+
+
+@dataclass
+class Retrieved:
+    """What the retrieval stage found for one question.
+
+    Attributes:
+        candidates: every candidate considered, ranked by ``final``.
+        kept: the candidates chosen for the context, best first (at most K).
+        strategy: the fusion strategy that ranked them, or ``recent_notes``.
+        k: the K chosen for this question.
+        empty_index: the searched vaults hold no notes at all.
+        debug: notes, timings, folder selection and the auto-RAG record.
+    """
+
+    candidates: list[Candidate]
+    kept: list[Candidate]
+    strategy: str
+    k: int = 0
+    empty_index: bool = False
+    debug: DebugInfo = field(default_factory=DebugInfo)
+
 
 logger = logging.getLogger(__name__)
 
@@ -64,36 +92,39 @@ class RetrievalStage:
     # -- stages -----------------------------------------------------------------------------
 
     def _scopes(self, request: AskRequest, debug: DebugInfo) -> list[Scope]:
+        """The user's folders first (each weighted 1.0: a filter, not a ranking), then the
+        folders the LLM ranks (folder ranking on), by position; with no folder at all, one
+        scope per vault."""
         available = [
             f"{v.name}/{f}" if f else v.name for v in self._vaults for f in self._folders_of(v)
         ]
         selection = FolderSelection(available=[a for a in available if "/" in a])
         debug.folder_selection = selection
-        pairs: list[tuple[Vault, str]] = []
-        if request.folders:
-            selection.method = "user"
-            for folder in request.folders:
-                pairs.extend(resolve_user_folder(folder, self._vaults))
-        elif (
-            self._settings.folder_ranking and selection.available and self._llm.name != "extractive"
-        ):
-            labels = selection.available[: self._settings.max_folders_ranked]
+        user: list[tuple[Vault, str]] = []
+        for folder in request.folders:
+            user.extend(resolve_user_folder(folder, self._vaults))
+        user = list(dict.fromkeys(user))
+        ranked: list[tuple[Vault, str]] = []
+        if self._settings.folder_ranking and selection.available and self._llm.name != "extractive":
+            chosen = {f"{v.name}/{f}" for v, f in user}
+            labels = [a for a in selection.available if a not in chosen]
+            labels = labels[: self._settings.max_folders_ranked]
             picked = rank_folders_with_llm(self._llm, request.question, labels, debug.notes)
-            if picked:
-                selection.method = "llm"
-                by_name = {v.name: v for v in self._vaults}
-                for label in picked:
-                    name, _, folder = label.partition("/")
-                    pairs.append((by_name[name], folder))
-        pairs = list(dict.fromkeys(pairs))
+            by_name = {v.name: v for v in self._vaults}
+            for label in picked or []:
+                name, _, folder = label.partition("/")
+                ranked.append((by_name[name], folder))
+        selection.method = "user" if user else ("llm" if ranked else selection.method)
+        pairs = list(dict.fromkeys([*user, *ranked]))
         selection.selected = [f"{v.name}/{f}" if f else v.name for v, f in pairs]
         if not pairs:
             return [Scope(v, "", 1.0) for v in self._vaults]
-        if selection.method == "user":
-            # The user's folders are a filter, not a ranking: none is worth less than another.
-            return [Scope(v, f, 1.0) for v, f in pairs]
-        scopes = [Scope(v, f, position_weight(i)) for i, (v, f) in enumerate(pairs)]
-        if selection.method == "llm":
+        scopes = [Scope(v, f, 1.0) for v, f in user]
+        scopes.extend(
+            Scope(v, f, position_weight(len(user) + i))
+            for i, (v, f) in enumerate(p for p in pairs if p not in set(user))
+        )
+        if not user:
             # The model's pick is a preference, not a filter: a folder it missed is still
             # searched, below every folder it picked.
             rest = position_weight(len(pairs))
@@ -105,7 +136,7 @@ class RetrievalStage:
         ordered = list(candidates)
         if embedded:
             ordered = [c for c in ordered if c.score_vector >= self._settings.vector_threshold]
-        return [c for c in ordered if c.gate >= self._settings.final_threshold][: min(8, k)]
+        return [c for c in ordered if c.gate >= self._settings.final_threshold][:k]
 
     def _embed(self, question: str, debug: DebugInfo) -> Vectors:
         if self._caches is None:
@@ -206,24 +237,16 @@ class RetrievalStage:
         )
         return outcome.retrieval, outcome.kept
 
-    def retrieve(
-        self, request: AskRequest, debug: DebugInfo | None = None
-    ) -> tuple[Retrieval, list[Candidate]]:
-        """The retrieval half of :meth:`ask`: ranked candidates and the ones kept for the
-        context (embedding, scopes, K, time hint, fusion, rerank, thresholds, auto-RAG).
+    def retrieve(self, request: AskRequest, debug: DebugInfo | None = None) -> Retrieved:
+        """Ranked candidates and the ones kept for the context (embedding, scopes, K, time
+        hint, fusion, rerank, thresholds, auto-RAG; the most recent notes when the question
+        could not be embedded and no keyword matched).
 
         ``debug`` (a fresh one when None) receives notes, timings and the auto-RAG record.
         """
         debug = debug if debug is not None else DebugInfo(llm=self._llm.name)
         timings = debug.timings_ms
-        t = time.perf_counter()
-        query: Vectors | None
-        try:
-            query = self._embed(request.question, debug)
-        except EmbeddingError as exc:
-            query = None
-            debug.notes.append(f"embedding failed ({exc}); keyword + recency retrieval used")
-        timings.embed = (time.perf_counter() - t) * 1000
+        query = self._embed_or_none(request.question, debug)
 
         t = time.perf_counter()
         scopes = self._scopes(request, debug)
@@ -238,9 +261,7 @@ class RetrievalStage:
         )
         debug.k = k
         time_range = parse_time_hint(request.question)
-        retriever = Retriever(
-            self._store, self._embedder.model_id, self._options, reranker=self._reranker
-        )
+        retriever = self._retriever()
         per_scope = self._settings.hits_per_scope
         retrieval = self._retrieve(
             retriever, request.question, query, scopes, per_scope, time_range, debug
@@ -262,10 +283,87 @@ class RetrievalStage:
             time_range = None
         timings.rerank = (time.perf_counter() - t) * 1000 + retrieval.rerank_ms
 
+        if query is None and not retrieval.candidates:
+            recent = self._recent(scopes, k)
+            debug.strategy = RECENT_NOTES
+            debug.notes.append(
+                "the question could not be embedded and no keyword matched: "
+                f"the {len(recent)} most recent notes are the context"
+            )
+            return self._finish(recent, recent, RECENT_NOTES, k, debug)
+
         t = time.perf_counter()
         retrieval, kept = self._auto_rag(
             request, retriever, query, scopes, time_range, retrieval, kept, k, debug
         )
         timings.auto_rag = (time.perf_counter() - t) * 1000
+        return self._finish(retrieval.candidates, kept, self._options.strategy, k, debug)
 
-        return retrieval, kept
+    def search(self, question: str, folders: Sequence[str], limit: int) -> list[Candidate]:
+        """The top ``limit`` candidates of the given folders (else of each vault), ranked as
+        :meth:`retrieve` ranks them, with no threshold, no folder ranking and no auto-RAG."""
+        debug = DebugInfo()
+        query = self._embed_or_none(question, debug)
+        pairs = [p for f in folders for p in resolve_user_folder(f, self._vaults)]
+        scopes = [Scope(v, f, 1.0) for v, f in dict.fromkeys(pairs)] or [
+            Scope(v, "", 1.0) for v in self._vaults
+        ]
+        per_scope = max(self._settings.hits_per_scope, limit)
+        retriever = self._retriever()
+        time_range = parse_time_hint(question)
+        retrieval = self._retrieve(retriever, question, query, scopes, per_scope, time_range, debug)
+        if not retrieval.candidates and time_range is not None:
+            retrieval = self._retrieve(retriever, question, query, scopes, per_scope, None, debug)
+        return retrieval.candidates[:limit]
+
+    # -- helpers ----------------------------------------------------------------------------
+
+    def _retriever(self) -> Retriever:
+        return Retriever(
+            self._store, self._embedder.model_id, self._options, reranker=self._reranker
+        )
+
+    def _embed_or_none(self, question: str, debug: DebugInfo) -> Vectors | None:
+        t = time.perf_counter()
+        query: Vectors | None
+        try:
+            query = self._embed(question, debug)
+        except EmbeddingError as exc:
+            query = None
+            debug.notes.append(f"embedding failed ({exc}); keyword + recency retrieval used")
+        debug.timings_ms.embed = (time.perf_counter() - t) * 1000
+        return query
+
+    def _recent(self, scopes: Sequence[Scope], k: int) -> list[Candidate]:
+        """The first chunk of each of the ``k`` most recent notes over the scopes."""
+        rowids: list[int] = []
+        for scope in scopes:
+            flt = SearchFilter(
+                vault_ids=(scope.vault.id,), folders=(scope.folder,) if scope.folder else ()
+            )
+            rowids.extend(r for r in self._store.recent_chunks(flt, k) if r not in rowids)
+        chunks = self._store.fetch_chunks(rowids)
+        found = [
+            Candidate(rowid=r, chunk=chunks[r], score_vector=0.0, score_bm25=0.0, folder_weight=1.0)
+            for r in rowids
+            if r in chunks
+        ]
+        found.sort(key=lambda c: c.chunk.note_date.timestamp() if c.chunk.note_date else 0.0)
+        return list(reversed(found))[:k]
+
+    def _finish(
+        self,
+        candidates: list[Candidate],
+        kept: list[Candidate],
+        strategy: str,
+        k: int,
+        debug: DebugInfo,
+    ) -> Retrieved:
+        debug.strategy = strategy
+        debug.reranker = self._options.reranker
+        empty = not candidates and not any(
+            status.notes
+            for status in self._store.vault_status()
+            if status.name in {v.name for v in self._vaults}
+        )
+        return Retrieved(candidates, kept, strategy, k, empty, debug)

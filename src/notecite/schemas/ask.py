@@ -8,7 +8,9 @@ from pydantic import BaseModel, ConfigDict, Field
 
 Detail = Literal["brief", "normal", "detailed"]
 CitationStyle = Literal["numbered", "file_section"]
-AbstainReason = Literal["no_relevant_context", "insufficient_information", "ambiguous_question"]
+AbstainReason = Literal[
+    "no_relevant_context", "insufficient_information", "ambiguous_question", "no_notes"
+]
 AutoRagMode = Literal["off", "auto", "always"]
 
 MAX_QUESTION_CHARS = 2000
@@ -36,12 +38,34 @@ class AskRequest(BaseModel):
 
 
 class Reference(BaseModel):
-    """A cited chunk: where it is."""
+    """A cited chunk: where it is, the marker that cites it, and the line that supports it.
+
+    ``cid`` is the marker in the answer (``N1``): several references share one when the
+    model saw their chunks merged into one block. ``quote`` and ``quote_line`` are the line of
+    the note that supports the claims citing it (None when no claim was checked).
+    """
 
     vault: str
     rel_path: str
     heading_path: str
     chunk_index: int
+    cid: str | None = None
+    line_start: int | None = None
+    line_end: int | None = None
+    quote: str | None = None
+    quote_line: int | None = None
+
+
+class ClaimCheck(BaseModel):
+    """One claim of the answer and how the notes support it (debug view)."""
+
+    text: str
+    status: Literal["supported", "recited", "unsupported", "neutral"]
+    score: float
+    cid: str | None = None
+    quote: str | None = None
+    line: int | None = None
+    repaired: bool = False
 
 
 class RetrievedChunk(BaseModel):
@@ -124,6 +148,7 @@ class DebugInfo(BaseModel):
     context_blocks: int = 0
     timings_ms: Timings = Field(default_factory=Timings)
     invalid_citations: list[str] = Field(default_factory=list)
+    claims: list[ClaimCheck] = Field(default_factory=list)
     uncited_references: bool = False
     notes: list[str] = Field(default_factory=list)
     llm: str = ""

@@ -86,6 +86,10 @@ class ChatCitation(_Camel):
     vault: str = ""
     path: str = Field(default="", description="the note's path inside its vault")
     section: str = Field(default="", description="heading path of the cited chunk")
+    line_start: int | None = Field(default=None, description="first line of the cited text")
+    line_end: int | None = Field(default=None, description="last line of the cited text")
+    quote: str | None = Field(default=None, description="the line that supports the answer")
+    quote_line: int | None = Field(default=None, description="its line in the note")
 
 
 class RetrievalMeta(_Camel):

@@ -98,9 +98,11 @@ class Store(Protocol):
       and reports it in ``ChunkHit.dense``, ``score`` staying the chunk cosine;
       ``vector_scores`` returns the dense score. A store that does not keep them treats
       every w as 0.
+    - ``tenant_id`` is the tenant whose rows the store reads and writes (1: the default).
     """
 
     keeps_sentence_vectors: bool
+    tenant_id: int
 
     def add_vault(self, name: str, path: Path) -> Vault: ...
 
@@ -154,6 +156,8 @@ class Store(Protocol):
     def lexical_search(self, query: str, flt: SearchFilter, limit: int) -> list[ChunkHit]: ...
 
     def fetch_chunks(self, rowids: Sequence[int]) -> dict[int, StoredChunk]: ...
+
+    def recent_chunks(self, flt: SearchFilter, limit: int) -> list[int]: ...
 
     def vault_status(self) -> list[VaultStatus]: ...
 

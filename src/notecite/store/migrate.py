@@ -21,9 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-from notecite.chat.base import SessionStore
 from notecite.errors import ConfigError, EmbedderMismatchError, StoreError
-from notecite.schemas.chat import ChatSession, StoredMessage
 from notecite.store.base import (
     NoteState,
     Store,
@@ -32,20 +30,13 @@ from notecite.store.base import (
     TenantInfo,
     bulk_load,
 )
+from notecite.store.sessions import CopyableSessionStore
 from notecite.types import Chunk, NoteRecord, Vault
 
 logger = logging.getLogger(__name__)
 
 Progress = Callable[[str], None]
 _SESSION_PAGE = 500
-
-
-class CopyableSessionStore(SessionStore, Protocol):
-    """A session store that can take sessions and messages as they are (ids, times)."""
-
-    def put_session(self, session: ChatSession) -> bool: ...
-
-    def put_messages(self, session_id: str, messages: Sequence[StoredMessage]) -> None: ...
 
 
 class IndexExport(Protocol):

@@ -3,10 +3,7 @@
 from __future__ import annotations
 
 import json
-import sqlite3
-import threading
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -14,8 +11,7 @@ from typing import Any
 import numpy as np
 
 from notecite.embed.base import Vectors
-from notecite.errors import StoreError
-from notecite.store.sqlite.connection import open_index
+from notecite.store.sqlite.connection import SQLiteConnection
 from notecite.templates.store import IndexedTemplate, StoredState
 from notecite.templates.types import Template
 
@@ -40,54 +36,20 @@ class SQLiteTemplateStore:
     """The default :class:`~notecite.templates.store.TemplateStore`: the index's SQLite file.
 
     It keeps its own connection to the file (WAL lets it write while an index run holds the
-    engine's) and serialises its own use of it with a lock. Vector search is exact (NumPy):
-    a template library is small.
+    engine's). Vector search is exact (NumPy): a template library is small.
     """
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        self._lock = threading.RLock()
-        self._conn: sqlite3.Connection | None = None
-
-    @property
-    def conn(self) -> sqlite3.Connection:
-        """The connection, opened (and the schema migrated) on first use."""
-        with self._lock:
-            if self._conn is None:
-                self._conn = self._open()
-            return self._conn
-
-    def _open(self) -> sqlite3.Connection:
-        return open_index(self.path, "the templates")
-
-    @contextmanager
-    def _write(self) -> Iterator[sqlite3.Connection]:
-        with self._lock:
-            conn = self.conn
-            try:
-                conn.execute("BEGIN IMMEDIATE")
-            except sqlite3.Error as exc:
-                raise StoreError(f"cannot write the templates in {self.path}: {exc}") from exc
-            try:
-                yield conn
-            except BaseException:
-                conn.execute("ROLLBACK")
-                raise
-            conn.execute("COMMIT")
+        self._db = SQLiteConnection(path, "the templates")
 
     def _read(self, sql: str, params: Sequence[object] = ()) -> list[tuple[Any, ...]]:
-        with self._lock:
-            try:
-                return [tuple(row) for row in self.conn.execute(sql, params)]
-            except sqlite3.Error as exc:
-                raise StoreError(f"cannot read the templates in {self.path}: {exc}") from exc
+        with self._db.read() as conn:
+            return [tuple(row) for row in conn.execute(sql, params)]
 
     def close(self) -> None:
         """Close the connection (idempotent)."""
-        with self._lock:
-            if self._conn is not None:
-                self._conn.close()
-                self._conn = None
+        self._db.close()
 
     def upsert(self, records: Sequence[IndexedTemplate]) -> None:
         """Insert or replace each record by template id, all in one transaction."""
@@ -116,23 +78,20 @@ class SQLiteTemplateStore:
                     now,
                 )
             )
-        with self._write() as conn:
-            try:
-                conn.executemany(
-                    "INSERT INTO templates (id, model_id, name, domain, complexity, methodology, "
-                    "keywords, description, content, file_path, fingerprint, dimensions, vector, "
-                    "indexed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-                    "ON CONFLICT (id) DO UPDATE SET model_id = excluded.model_id, "
-                    "name = excluded.name, domain = excluded.domain, "
-                    "complexity = excluded.complexity, methodology = excluded.methodology, "
-                    "keywords = excluded.keywords, description = excluded.description, "
-                    "content = excluded.content, file_path = excluded.file_path, "
-                    "fingerprint = excluded.fingerprint, dimensions = excluded.dimensions, "
-                    "vector = excluded.vector, indexed_at = excluded.indexed_at",
-                    rows,
-                )
-            except sqlite3.Error as exc:
-                raise StoreError(f"cannot write the templates in {self.path}: {exc}") from exc
+        with self._db.write() as conn:
+            conn.executemany(
+                "INSERT INTO templates (id, model_id, name, domain, complexity, methodology, "
+                "keywords, description, content, file_path, fingerprint, dimensions, vector, "
+                "indexed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT (id) DO UPDATE SET model_id = excluded.model_id, "
+                "name = excluded.name, domain = excluded.domain, "
+                "complexity = excluded.complexity, methodology = excluded.methodology, "
+                "keywords = excluded.keywords, description = excluded.description, "
+                "content = excluded.content, file_path = excluded.file_path, "
+                "fingerprint = excluded.fingerprint, dimensions = excluded.dimensions, "
+                "vector = excluded.vector, indexed_at = excluded.indexed_at",
+                rows,
+            )
 
     def states(self) -> dict[str, StoredState]:
         """Model id, fingerprint and file of every stored template."""
@@ -176,5 +135,5 @@ class SQLiteTemplateStore:
         """Remove templates by id (unknown ids are ignored)."""
         if not ids:
             return
-        with self._write() as conn:
+        with self._db.write() as conn:
             conn.executemany("DELETE FROM templates WHERE id = ?", [(i,) for i in ids])

@@ -8,7 +8,7 @@ figures in ``docs/templates.md``).
 
 from __future__ import annotations
 
-from notecite.embed.minilm import MODEL_ID as MINILM_MODEL_ID
+from notecite.embed.base import MINILM_MODEL_ID
 
 NOMIC_THRESHOLD = 0.65
 """For nomic-embed-text (through Ollama or any OpenAI-compatible server), and the default

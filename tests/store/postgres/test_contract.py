@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from notecite.errors import StoreError
 from notecite.store.postgres.store import PostgresStore
 from tests.store.contract import StoreContract, StoreFactory
 
@@ -12,8 +11,6 @@ pytestmark = pytest.mark.postgres
 
 
 class TestPostgresStore(StoreContract):
-    write_errors = (StoreError,)
-
     @pytest.fixture
     def store_factory(self, pg_url: str) -> StoreFactory:
         return lambda: PostgresStore(pg_url)

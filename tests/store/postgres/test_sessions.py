@@ -9,8 +9,8 @@ import psycopg
 import pytest
 
 from notecite import Engine
-from notecite.chat import ChatRequest, SessionSettings
-from notecite.schemas.chat import NewMessage
+from notecite.chat import ChatRequest
+from notecite.records import NewMessageRecord
 from notecite.store.postgres.sessions import PostgresSessionStore
 from tests.chat.notes import index_notes
 from tests.chat.session_contract import IndexedSessions, OpenSessions, SessionStoreContract
@@ -71,8 +71,9 @@ def test_raw_sql_sees_only_the_chat_rows_of_the_tenant_it_sets(pg_url: str) -> N
     stores = [PostgresSessionStore(pg_url, tenant_id=t) for t in (1, 2)]
     try:
         for store in stores:
-            session = store.create_session(f"tenant {store.tenant_id}", SessionSettings())
-            store.add_messages(session.id, [NewMessage(role="user", content=f"t{store.tenant_id}")])
+            session = store.create_session(f"tenant {store.tenant_id}", {})
+            message = NewMessageRecord(role="user", content=f"t{store.tenant_id}")
+            store.add_messages(session.id, [message])
     finally:
         for store in stores:
             store.close()

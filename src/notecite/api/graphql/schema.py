@@ -69,13 +69,13 @@ async def resolve_sessions(info: Info, limit: int = 100, offset: int = 0) -> lis
 
 async def resolve_session(info: Info, id: strawberry.ID) -> ChatSessionType | None:
     """One session with its messages, or null when unknown."""
-    store = info.context.services.session_store
+    sessions = info.context.services.sessions
 
     def read() -> ChatSessionType | None:
-        session = store.get_session(str(id))
+        session = sessions.find(str(id))
         if session is None:
             return None
-        return ChatSessionType.of(session, store.messages(session.id))
+        return ChatSessionType.of(session, sessions.messages(session.id))
 
     return await anyio.to_thread.run_sync(read)
 

@@ -10,7 +10,6 @@ from fastapi.responses import JSONResponse
 from notecite.api.errors import llm_failure_status
 from notecite.api.schemas import SearchHit, SearchRequest, SearchResponse
 from notecite.api.services import ServicesDep
-from notecite.generate.failures import failure_type
 from notecite.schemas.ask import AskRequest, AskResponse
 
 router = APIRouter(tags=["ask"])
@@ -32,8 +31,7 @@ def ask(body: AskRequest, services: ServicesDep) -> JSONResponse:
     response = services.engine.ask(body)
     status = 200
     if response.error is not None:
-        response.error.type = failure_type(response.error.message)
-        status = llm_failure_status(response.error.message)
+        status = llm_failure_status(response.error.type)
     return JSONResponse(response.model_dump(mode="json"), status_code=status)
 
 

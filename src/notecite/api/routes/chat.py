@@ -47,5 +47,5 @@ def chat(body: ChatRequest, services: ServicesDep) -> Response:
             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
         )
     response = services.engine.chat(body, sessions=services.session_store)
-    status = 200 if response.error is None else llm_failure_status(response.error.message)
+    status = 200 if response.error is None else llm_failure_status(response.error.type)
     return JSONResponse(response.to_json(), status_code=status)

@@ -30,7 +30,6 @@ from notecite.api.errors import (
 from notecite.api.services import Services, ServicesDep
 from notecite.api.sse import relay
 from notecite.chat.history import sources_block
-from notecite.generate.failures import failure_type
 from notecite.generate.registry import available_llms
 from notecite.schemas.ask import MAX_QUESTION_CHARS
 from notecite.schemas.chat import (
@@ -75,10 +74,9 @@ def chat_completions(body: CompletionRequest, services: ServicesDep) -> Response
         )
     response = turn.run(None)
     if response.error is not None:  # the error, with the sources that were retrieved
-        message = response.error.message
-        failed = error_body(failure_type(message), message)
+        failed = error_body(response.error.type, response.error.message)
         failed["citations"] = [c.model_dump(mode="json", by_alias=True) for c in response.citations]
-        return JSONResponse(failed, status_code=llm_failure_status(message))
+        return JSONResponse(failed, status_code=llm_failure_status(response.error.type))
     completion = Completion(
         id=turn.id,
         created=turn.created,
@@ -141,7 +139,7 @@ class _Turn:
         session = sessions.create("OpenAI-compatible completion", self.patch)
         try:
             if history:
-                self.services.session_store.add_messages(session.id, history)
+                sessions.add_messages(session.id, history)
             chat = ChatRequest(
                 message=messages[last].text().strip(),
                 session_id=session.id,
@@ -204,8 +202,7 @@ async def _chunks(turn: _Turn) -> AsyncIterator[str]:
         elif kind == "final":
             assert isinstance(item, ChatResponse)
             if item.error is not None:
-                message = item.error.message
-                failed = error_body(failure_type(message), message)
+                failed = error_body(item.error.type, item.error.message)
                 failed["citations"] = [
                     c.model_dump(mode="json", by_alias=True) for c in item.citations
                 ]

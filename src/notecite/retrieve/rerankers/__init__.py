@@ -3,10 +3,8 @@
 ``lexical`` and ``none`` are built into the retriever; every other name is a provider here.
 """
 
-from notecite.retrieve.rerankers.base import (
-    Passage,
-    Reranker,
-    RerankerContext,
+from notecite.retrieve.rerankers.base import Passage, Reranker, RerankerContext
+from notecite.retrieve.rerankers.registry import (
     available_rerankers,
     create_reranker,
     register_reranker,

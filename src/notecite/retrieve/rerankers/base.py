@@ -1,16 +1,16 @@
-"""The Reranker protocol and its registry."""
+"""The Reranker protocol and what a reranker is given (passages, its factory's context).
+
+The registry of rerankers by name is :mod:`notecite.retrieve.rerankers.registry`.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
 from notecite.config import RetrievalSettings
-from notecite.registry import Registry
-
-BUILT_IN = ("lexical", "none")
 
 
 @dataclass(frozen=True)
@@ -60,42 +60,3 @@ class WarmableReranker(Reranker, Protocol):
     def warm(self, passages: Sequence[Passage]) -> int:
         """Prepare and cache ``passages``; return how many were not cached yet."""
         ...
-
-
-RerankerFactory = Callable[[RerankerContext], Reranker]
-_REGISTRY: Registry[RerankerContext, Reranker] = Registry("notecite.rerankers", "reranker")
-
-
-def register_reranker(name: str, factory: RerankerFactory) -> None:
-    """Make a reranker available under ``name``."""
-    _REGISTRY.register(name, factory)
-
-
-def available_rerankers() -> list[str]:
-    """Names that ``retrieval.reranker`` may take."""
-    return sorted({*BUILT_IN, *_REGISTRY.names()})
-
-
-def _e5(context: RerankerContext) -> Reranker:
-    from notecite.retrieve.rerankers.e5 import create
-
-    return create(context)
-
-
-def _cross_encoder(context: RerankerContext) -> Reranker:
-    from notecite.retrieve.rerankers.cross_encoder import create
-
-    return create(context)
-
-
-# Also declared as entry points in pyproject.toml; registered here too so that an install
-# made before the group existed still finds them.
-register_reranker("e5", _e5)
-register_reranker("cross-encoder", _cross_encoder)
-
-
-def create_reranker(name: str, context: RerankerContext) -> Reranker | None:
-    """The model reranker ``name``, or None for the built-in ``lexical`` and ``none``."""
-    if name in BUILT_IN:
-        return None
-    return _REGISTRY.create(name, context)

@@ -23,13 +23,12 @@ import httpx
 import numpy as np
 
 from notecite.errors import ConfigError, RerankError
-from notecite.provider_replies import failed_reply
+from notecite.http import RERANK_ENDPOINT, post_json
 from notecite.retrieve.rerankers.base import Passage, RerankerContext
 
 logger = logging.getLogger(__name__)
 
 MAX_TOKENS = 512
-RETRY_STATUS = {429, 500, 502, 503, 504}
 
 
 class RemoteCrossEncoder:
@@ -58,25 +57,6 @@ class RemoteCrossEncoder:
             self._client = httpx.Client(timeout=self._timeout, headers=headers)
         return self._client
 
-    def _post(self, payload: dict[str, Any]) -> Any:
-        for attempt in range(self._retries + 1):
-            try:
-                response = self._http().post(self._url, json=payload)
-            except httpx.HTTPError as exc:
-                if attempt == self._retries:
-                    raise RerankError(f"rerank endpoint {self._url} failed: {exc}") from exc
-                continue
-            if response.status_code < 400:
-                try:
-                    return response.json()
-                except ValueError as exc:
-                    raise RerankError(f"rerank endpoint {self._url} sent invalid JSON") from exc
-            if response.status_code not in RETRY_STATUS or attempt == self._retries:
-                raise RerankError(
-                    failed_reply("rerank endpoint", self._url, response.status_code, response.text)
-                )
-        raise AssertionError("unreachable")
-
     def score(self, question: str, passages: Sequence[Passage]) -> list[float]:
         if not passages:
             return []
@@ -90,7 +70,9 @@ class RemoteCrossEncoder:
         }
         if self._model:
             payload["model"] = self._model
-        reply = self._post(payload)
+        reply = post_json(
+            self._http(), self._url, payload, provider=RERANK_ENDPOINT, retries=self._retries
+        )
         items = reply.get("results") if isinstance(reply, dict) else reply
         if not isinstance(items, list):
             raise RerankError(f"rerank endpoint {self._url} sent no results list")

@@ -11,9 +11,9 @@ from typing import TYPE_CHECKING
 from notecite.errors import ConfigError
 
 if TYPE_CHECKING:
-    from notecite.chat.base import SessionStore
     from notecite.config import StoreSettings
     from notecite.store.base import Store
+    from notecite.store.sessions import SessionStore
 
 INSTALL = "pip install 'notecite[postgres]'"
 

@@ -8,22 +8,21 @@ from datetime import UTC, datetime
 from typing import Any
 
 from psycopg.types.json import Jsonb
-from pydantic import TypeAdapter
 
-from notecite.chat.base import ChunkOrigin
 from notecite.errors import StoreError
-from notecite.schemas.ask import ErrorInfo
-from notecite.schemas.chat import (
-    ChatCitation,
-    ChatMeta,
-    ChatSession,
-    NewMessage,
-    SessionSettings,
-    StoredMessage,
-)
+from notecite.records import MessageRecord, NewMessageRecord, SessionRecord
 from notecite.store.postgres.connection import Connection, TenantConnections, describe_url
+from notecite.store.rows import (
+    citations_from,
+    citations_json,
+    error_from,
+    error_json,
+    message_role,
+    meta_from,
+    meta_json,
+)
+from notecite.store.sessions import ChunkOrigin
 
-_CITATIONS = TypeAdapter(list[ChatCitation])
 _SESSION_COLUMNS = (
     "s.id, s.title, s.settings, s.created_at, s.updated_at, "
     "(SELECT count(*) FROM chat_messages m "
@@ -36,25 +35,25 @@ def _utc(value: datetime) -> datetime:
     return value.astimezone(UTC)
 
 
-def _session(row: Sequence[Any]) -> ChatSession:
-    return ChatSession(
+def _session(row: Sequence[Any]) -> SessionRecord:
+    return SessionRecord(
         id=row[0],
         title=row[1],
-        settings=SessionSettings.model_validate(row[2]),
+        settings=row[2],
         created_at=_utc(row[3]),
         updated_at=_utc(row[4]),
         message_count=int(row[5]),
     )
 
 
-def _message(row: Sequence[Any]) -> StoredMessage:
-    return StoredMessage(
+def _message(row: Sequence[Any]) -> MessageRecord:
+    return MessageRecord(
         id=int(row[0]),
-        role=row[1],
+        role=message_role(row[1]),
         content=row[2],
-        citations=_CITATIONS.validate_python(row[3]),
-        meta=ChatMeta.model_validate(row[4]) if row[4] is not None else None,
-        error=ErrorInfo.model_validate(row[5]) if row[5] is not None else None,
+        citations=citations_from(row[3]),
+        meta=meta_from(row[4]) if row[4] is not None else None,
+        error=error_from(row[5]) if row[5] is not None else None,
         created_at=_utc(row[6]),
     )
 
@@ -65,7 +64,7 @@ def _clean(text: str) -> str:
 
 
 class PostgresSessionStore:
-    """The :class:`~notecite.chat.base.SessionStore` of the PostgreSQL store.
+    """The :class:`~notecite.store.sessions.SessionStore` of the PostgreSQL store.
 
     It has its own small connection pool; every transaction sets the tenant that row-level
     security checks, and every query names it too.
@@ -91,22 +90,22 @@ class PostgresSessionStore:
 
     # -- sessions ---------------------------------------------------------------------------
 
-    def _get(self, conn: Connection, session_id: str) -> ChatSession | None:
+    def _get(self, conn: Connection, session_id: str) -> SessionRecord | None:
         row = conn.execute(
             f"SELECT {_SESSION_COLUMNS} FROM chat_sessions s WHERE s.tenant_id = %s AND s.id = %s",
             (self.tenant_id, session_id),
         ).fetchone()
         return _session(row) if row else None
 
-    def create_session(self, title: str, settings: SessionSettings) -> ChatSession:
+    def create_session(self, title: str, settings: dict[str, object]) -> SessionRecord:
         now = datetime.now(UTC)
-        session = ChatSession(
+        session = SessionRecord(
             id=str(uuid.uuid4()), title=title, settings=settings, created_at=now, updated_at=now
         )
         self.put_session(session)
         return session
 
-    def put_session(self, session: ChatSession) -> bool:
+    def put_session(self, session: SessionRecord) -> bool:
         """Insert ``session`` with its id and times unless it exists; True if inserted.
 
         This is how ``notecite store migrate`` copies sessions between stores.
@@ -120,18 +119,18 @@ class PostgresSessionStore:
                     self.tenant_id,
                     session.id,
                     _clean(session.title),
-                    Jsonb(session.settings.model_dump(mode="json")),
+                    Jsonb(session.settings),
                     session.created_at,
                     session.updated_at,
                 ),
             ).fetchone()
         return row is not None
 
-    def get_session(self, session_id: str) -> ChatSession | None:
+    def get_session(self, session_id: str) -> SessionRecord | None:
         with self._tx() as conn:
             return self._get(conn, session_id)
 
-    def list_sessions(self, limit: int = 100, offset: int = 0) -> list[ChatSession]:
+    def list_sessions(self, limit: int = 100, offset: int = 0) -> list[SessionRecord]:
         with self._tx() as conn:
             rows = conn.execute(
                 f"SELECT {_SESSION_COLUMNS} FROM chat_sessions s WHERE s.tenant_id = %s "
@@ -140,7 +139,7 @@ class PostgresSessionStore:
             ).fetchall()
         return [_session(r) for r in rows]
 
-    def rename_session(self, session_id: str, title: str) -> ChatSession | None:
+    def rename_session(self, session_id: str, title: str) -> SessionRecord | None:
         with self._tx() as conn:
             conn.execute(
                 "UPDATE chat_sessions SET title = %s, updated_at = %s "
@@ -149,17 +148,12 @@ class PostgresSessionStore:
             )
             return self._get(conn, session_id)
 
-    def update_settings(self, session_id: str, settings: SessionSettings) -> ChatSession | None:
+    def update_settings(self, session_id: str, settings: dict[str, object]) -> SessionRecord | None:
         with self._tx() as conn:
             conn.execute(
                 "UPDATE chat_sessions SET settings = %s, updated_at = %s "
                 "WHERE tenant_id = %s AND id = %s",
-                (
-                    Jsonb(settings.model_dump(mode="json")),
-                    datetime.now(UTC),
-                    self.tenant_id,
-                    session_id,
-                ),
+                (Jsonb(settings), datetime.now(UTC), self.tenant_id, session_id),
             )
             return self._get(conn, session_id)
 
@@ -173,7 +167,9 @@ class PostgresSessionStore:
 
     # -- messages ---------------------------------------------------------------------------
 
-    def add_messages(self, session_id: str, messages: Sequence[NewMessage]) -> list[StoredMessage]:
+    def add_messages(
+        self, session_id: str, messages: Sequence[NewMessageRecord]
+    ) -> list[MessageRecord]:
         now = datetime.now(UTC)
         with self._tx() as conn:
             # the row lock also keeps two writers of one session from interleaving messages
@@ -186,15 +182,15 @@ class PostgresSessionStore:
                 raise StoreError(f"chat session {session_id} vanished while answering")
             return [self._insert(conn, session_id, m, now) for m in messages]
 
-    def put_messages(self, session_id: str, messages: Sequence[StoredMessage]) -> None:
+    def put_messages(self, session_id: str, messages: Sequence[MessageRecord]) -> None:
         """Append ``messages`` with their own times (new ids); for ``store migrate``."""
         with self._tx() as conn:
             for message in messages:
                 self._insert(conn, session_id, message, message.created_at)
 
     def _insert(
-        self, conn: Connection, session_id: str, message: NewMessage | StoredMessage, when: datetime
-    ) -> StoredMessage:
+        self, conn: Connection, session_id: str, message: NewMessageRecord, when: datetime
+    ) -> MessageRecord:
         row = conn.execute(
             "INSERT INTO chat_messages (tenant_id, session_id, role, content, citations, meta, "
             "error, created_at) VALUES (%s, %s, %s, %s, %s, %s, %s, %s) RETURNING id",
@@ -203,24 +199,16 @@ class PostgresSessionStore:
                 session_id,
                 message.role,
                 _clean(message.content),
-                Jsonb(_CITATIONS.dump_python(message.citations, mode="json")),
-                Jsonb(message.meta.model_dump(mode="json")) if message.meta else None,
-                Jsonb(message.error.model_dump(mode="json")) if message.error else None,
+                Jsonb(citations_json(message.citations)),
+                Jsonb(meta_json(message.meta)) if message.meta else None,
+                Jsonb(error_json(message.error)) if message.error else None,
                 when,
             ),
         ).fetchone()
         assert row is not None  # INSERT ... RETURNING always returns the row
-        return StoredMessage(
-            id=int(row[0]),
-            role=message.role,
-            content=message.content,
-            citations=message.citations,
-            meta=message.meta,
-            error=message.error,
-            created_at=when,
-        )
+        return message.stored(int(row[0]), when)
 
-    def messages(self, session_id: str, last: int | None = None) -> list[StoredMessage]:
+    def messages(self, session_id: str, last: int | None = None) -> list[MessageRecord]:
         sql = (
             f"SELECT {_MESSAGE_COLUMNS} FROM chat_messages m "
             "WHERE m.tenant_id = %s AND m.session_id = %s ORDER BY m.id DESC"

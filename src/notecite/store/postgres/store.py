@@ -20,6 +20,7 @@ from notecite.store.postgres.lock import advisory_index_locks
 from notecite.store.postgres.search import (
     approximate_query,
     exact_query,
+    filter_sql,
     hnsw_index_name,
     hnsw_index_sql,
     lexical_query,
@@ -28,7 +29,13 @@ from notecite.store.postgres.search import (
     tsquery_text,
     vector_literal,
 )
-from notecite.store.sqlite.vectors import SENTENCE_POOL_FACTOR
+from notecite.store.rows import (
+    SENTENCE_POOL_FACTOR,
+    STORED_CHUNK_COLUMNS,
+    dense_score,
+    failure_note,
+    stored_chunk,
+)
 from notecite.types import Chunk, ChunkHit, FailedFile, NoteRecord, SearchFilter, Vault, VaultStatus
 
 logger = logging.getLogger(__name__)
@@ -332,25 +339,7 @@ class PostgresStore:
     def record_failure(
         self, vault_id: int, rel_path: str, reason: str, size: int, mtime_ns: int
     ) -> None:
-        folder = Path(rel_path).parent.as_posix()
-        record = NoteRecord(
-            vault_id=vault_id,
-            rel_path=rel_path,
-            folder="" if folder == "." else folder,
-            title="",
-            doc_type="",
-            note_type=None,
-            description="",
-            keywords=(),
-            frontmatter={},
-            created=None,
-            modified=None,
-            content_hash="",
-            size=size,
-            mtime_ns=mtime_ns,
-            error=reason,
-        )
-        self.replace_note(record, [])
+        self.replace_note(failure_note(vault_id, rel_path, reason, size, mtime_ns), [])
 
     def delete_notes(self, vault_id: int, rel_paths: Iterable[str]) -> None:
         paths = sorted(set(rel_paths))
@@ -543,7 +532,7 @@ class PostgresStore:
             )
         }
         return {
-            rowid: (1.0 - weight) * cosine + weight * best.get(rowid, cosine)
+            rowid: dense_score(cosine, best.get(rowid, cosine), weight)
             for rowid, cosine in cosines.items()
         }
 
@@ -567,37 +556,33 @@ class PostgresStore:
             rows = conn.execute(*lexical_query(self.tenant_id, tsquery, flt, limit)).fetchall()
         return [ChunkHit(int(r[0]), float(r[1])) for r in rows]
 
+    def recent_chunks(self, flt: SearchFilter, limit: int) -> list[int]:
+        """The first chunk of each of the ``limit`` most recently dated notes in ``flt``."""
+        if limit <= 0:
+            return []
+        where, params = filter_sql(flt)
+        query = sql.SQL(
+            "SELECT MIN(c.id) FROM chunks c "
+            "JOIN notes n ON n.tenant_id = c.tenant_id AND n.id = c.note_id "
+            "WHERE c.tenant_id = %s {} GROUP BY n.id "
+            "ORDER BY MAX(n.note_ts) DESC NULLS LAST, n.id DESC LIMIT %s"
+        ).format(where)
+        with self._tx() as conn:
+            rows = conn.execute(query, [self.tenant_id, *params, limit]).fetchall()
+        return [int(r[0]) for r in rows]
+
     def fetch_chunks(self, rowids: Sequence[int]) -> dict[int, StoredChunk]:
         if not rowids:
             return {}
         with self._tx() as conn:
             rows = conn.execute(
-                "SELECT c.id, c.chunk_id, v.name, n.rel_path, n.folder, n.title, "
-                "c.heading_path, c.chunk_index, c.text, c.line_start, c.line_end, n.note_type, "
-                "n.note_ts FROM chunks c "
+                f"SELECT {STORED_CHUNK_COLUMNS} FROM chunks c "
                 "JOIN notes n ON n.tenant_id = c.tenant_id AND n.id = c.note_id "
                 "JOIN vaults v ON v.tenant_id = c.tenant_id AND v.id = c.vault_id "
                 "WHERE c.tenant_id = %s AND c.id = ANY(%s)",
                 (self.tenant_id, list(rowids)),
             ).fetchall()
-        return {
-            int(r[0]): StoredChunk(
-                rowid=int(r[0]),
-                chunk_id=r[1],
-                vault=r[2],
-                rel_path=r[3],
-                folder=r[4],
-                title=r[5],
-                heading_path=r[6],
-                chunk_index=r[7],
-                text=r[8],
-                line_start=r[9],
-                line_end=r[10],
-                note_type=r[11],
-                note_date=r[12].astimezone(UTC) if r[12] is not None else None,
-            )
-            for r in rows
-        }
+        return {int(r[0]): stored_chunk(r) for r in rows}
 
     # -- status -----------------------------------------------------------------------------
 

@@ -1,9 +1,13 @@
-"""Opening the SQLite index file: one place for the pragmas and the migrations."""
+"""The SQLite index file: one place for the pragmas and the migrations, and the one holder
+of a connection to it (:class:`SQLiteConnection`) that every SQLite store uses."""
 
 from __future__ import annotations
 
 import sqlite3
+import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from notecite.errors import StoreError
@@ -55,3 +59,77 @@ def open_index(path: Path, what: str) -> sqlite3.Connection:
             ) from exc
         time.sleep(delay)
         delay = min(delay * 2, 0.5)
+
+
+class SQLiteConnection:
+    """One connection to an index file, opened (and migrated) on first use, shared by threads
+    under a lock; every SQLite store (index, chat sessions, query log, templates) holds one.
+
+    Each holder has its own connection: WAL lets one write while another (an index run)
+    reads or waits for its turn. Errors of ``sqlite3`` raised inside :meth:`read` and
+    :meth:`write` come out as :class:`~notecite.errors.StoreError`, chained.
+
+    Args:
+        path: the SQLite file (created with its folders when missing).
+        what: what the connection serves, for error messages ("the chat sessions").
+    """
+
+    def __init__(self, path: Path, what: str) -> None:
+        self.path = path
+        self.what = what
+        self.lock = threading.RLock()
+        self._conn: sqlite3.Connection | None = None
+
+    @property
+    def conn(self) -> sqlite3.Connection:
+        """The connection, opened on first use (callers that share it hold :attr:`lock`)."""
+        if self._conn is None:
+            with self.lock:
+                if self._conn is None:
+                    self._conn = open_index(self.path, self.what)
+        return self._conn
+
+    @contextmanager
+    def read(self) -> Iterator[sqlite3.Connection]:
+        """The connection under the lock, outside any transaction (each statement commits
+        on its own).
+
+        Raises:
+            StoreError: a statement failed.
+        """
+        with self.lock:
+            conn = self.conn
+            try:
+                yield conn
+            except sqlite3.Error as exc:
+                raise StoreError(f"cannot read {self.what} in {self.path}: {exc}") from exc
+
+    @contextmanager
+    def write(self) -> Iterator[sqlite3.Connection]:
+        """The connection under the lock, in one ``BEGIN IMMEDIATE`` transaction: committed
+        when the block ends, rolled back when it raises.
+
+        Raises:
+            StoreError: the transaction could not start, a statement failed, or the commit
+                failed.
+        """
+        with self.lock:
+            conn = self.conn
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+                try:
+                    yield conn
+                    conn.execute("COMMIT")
+                except BaseException:
+                    if conn.in_transaction:
+                        conn.execute("ROLLBACK")
+                    raise
+            except sqlite3.Error as exc:
+                raise StoreError(f"cannot write {self.what} in {self.path}: {exc}") from exc
+
+    def close(self) -> None:
+        """Close the connection (it reopens on next use)."""
+        with self.lock:
+            if self._conn is not None:
+                self._conn.close()
+                self._conn = None

@@ -31,17 +31,18 @@ class SQLiteExport:
 
     def tenants(self) -> list[TenantInfo]:
         """Every tenant of the file that owns a vault or a chat session, and tenant 1."""
-        rows = self.store.conn.execute(
-            "SELECT id, name FROM tenants t WHERE id = 1 "
-            "OR EXISTS (SELECT 1 FROM vaults v WHERE v.tenant_id = t.id) "
-            "OR EXISTS (SELECT 1 FROM chat_sessions s WHERE s.tenant_id = t.id) ORDER BY id"
-        ).fetchall()
+        with self.store.db.read() as conn:
+            rows = conn.execute(
+                "SELECT id, name FROM tenants t WHERE id = 1 "
+                "OR EXISTS (SELECT 1 FROM vaults v WHERE v.tenant_id = t.id) "
+                "OR EXISTS (SELECT 1 FROM chat_sessions s WHERE s.tenant_id = t.id) ORDER BY id"
+            ).fetchall()
         return [TenantInfo(int(r[0]), str(r[1])) for r in rows]
 
     def ensure_tenant(self, tenant: TenantInfo) -> None:
         """Create the tenant's row unless its id exists."""
-        with self.store._lock:
-            self.store.conn.execute(
+        with self.store.db.write() as conn:
+            conn.execute(
                 "INSERT INTO tenants (id, name) VALUES (?, ?) ON CONFLICT DO NOTHING",
                 (tenant.id, tenant.name),
             )

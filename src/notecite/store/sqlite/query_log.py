@@ -1,4 +1,4 @@
-"""The query log: questions and answers of ``ask`` kept as rows (never as log lines).
+"""The query log in the index's SQLite file (table ``query_log``).
 
 Turned off with ``ask.log_queries = false``; emptied with ``notecite log purge``. Each tenant
 sees and purges only its own entries.
@@ -7,70 +7,43 @@ sees and purges only its own entries.
 from __future__ import annotations
 
 import json
-import sqlite3
-import threading
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from notecite.schemas.ask import AskResponse
-from notecite.store.sqlite.connection import open_index
-
-
-@dataclass(frozen=True)
-class QueryLogEntry:
-    """One logged question and its answer."""
-
-    id: int
-    asked_at: datetime
-    question: str
-    answer: str
-    abstained: bool
-    references: tuple[str, ...]
-    llm: str
-    total_ms: float | None
+from notecite.records import QueryLogEntry, QueryLogRecord
+from notecite.store.sqlite.connection import SQLiteConnection
 
 
 class SQLiteQueryLog:
-    """The ``query_log`` table of the index file, limited to one tenant."""
+    """The :class:`~notecite.store.query_log.QueryLog` of the index file, for one tenant."""
 
     def __init__(self, path: Path, *, tenant_id: int = 1) -> None:
         self.path = path
         self.tenant_id = tenant_id
-        self._lock = threading.Lock()
-        self._conn: sqlite3.Connection | None = None
+        self._db = SQLiteConnection(path, "the query log")
 
-    @property
-    def _db(self) -> sqlite3.Connection:
-        if self._conn is None:
-            self._conn = open_index(self.path, "the query log")
-        return self._conn
-
-    def record(
-        self, question: str, response: AskResponse, llm: str, total_ms: float | None = None
-    ) -> None:
+    def record(self, entry: QueryLogRecord) -> None:
         """Append one question and its answer."""
-        refs = [f"{r.vault}/{r.rel_path}" for r in response.references]
-        with self._lock:
-            self._db.execute(
+        with self._db.write() as conn:
+            conn.execute(
                 "INSERT INTO query_log (tenant_id, asked_at, question, answer, abstained, refs, "
                 "llm, total_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     self.tenant_id,
                     datetime.now(UTC).isoformat(),
-                    question,
-                    response.answer,
-                    int(response.abstained),
-                    json.dumps(refs),
-                    llm,
-                    total_ms,
+                    entry.question,
+                    entry.answer,
+                    int(entry.abstained),
+                    json.dumps(list(entry.references)),
+                    entry.llm,
+                    entry.total_ms,
                 ),
             )
 
     def entries(self, limit: int = 50) -> list[QueryLogEntry]:
         """The newest ``limit`` entries, newest first."""
-        with self._lock:
-            rows = self._db.execute(
+        with self._db.read() as conn:
+            rows = conn.execute(
                 "SELECT id, asked_at, question, answer, abstained, refs, llm, total_ms "
                 "FROM query_log WHERE tenant_id = ? ORDER BY id DESC LIMIT ?",
                 (self.tenant_id, limit),
@@ -95,22 +68,23 @@ class SQLiteQueryLog:
         The freed pages are overwritten (``secure_delete``) and the WAL is checkpointed, so
         purged text does not linger in the file.
         """
-        with self._lock:
-            db = self._db
-            db.execute("PRAGMA secure_delete = ON")
-            if before is None:
-                cur = db.execute("DELETE FROM query_log WHERE tenant_id = ?", (self.tenant_id,))
-            else:
-                cur = db.execute(
-                    "DELETE FROM query_log WHERE tenant_id = ? AND asked_at < ?",
-                    (self.tenant_id, before.astimezone(UTC).isoformat()),
-                )
-            db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-            return cur.rowcount
+        with self._db.lock:
+            with self._db.read() as conn:
+                conn.execute("PRAGMA secure_delete = ON")
+            with self._db.write() as conn:
+                if before is None:
+                    cur = conn.execute(
+                        "DELETE FROM query_log WHERE tenant_id = ?", (self.tenant_id,)
+                    )
+                else:
+                    cur = conn.execute(
+                        "DELETE FROM query_log WHERE tenant_id = ? AND asked_at < ?",
+                        (self.tenant_id, before.astimezone(UTC).isoformat()),
+                    )
+            with self._db.read() as conn:  # a checkpoint runs outside a transaction
+                conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        return cur.rowcount
 
     def close(self) -> None:
         """Close the connection (it reopens on next use)."""
-        with self._lock:
-            if self._conn is not None:
-                self._conn.close()
-                self._conn = None
+        self._db.close()

@@ -6,7 +6,6 @@ import json
 import logging
 import re
 import sqlite3
-import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from datetime import UTC, datetime
@@ -18,7 +17,8 @@ import numpy.typing as npt
 from notecite.embed.base import Vectors
 from notecite.errors import StoreError, VaultError
 from notecite.store.base import NoteState, StoredChunk
-from notecite.store.sqlite.connection import open_index
+from notecite.store.rows import STORED_CHUNK_COLUMNS, failure_note, stored_chunk
+from notecite.store.sqlite.connection import SQLiteConnection
 from notecite.store.sqlite.lock import index_locks, lock_dir
 from notecite.store.sqlite.vectors import SentenceVectors, VectorMatrix, folder_matches
 from notecite.types import (
@@ -66,16 +66,11 @@ def _restricts(flt: SearchFilter) -> bool:
     )
 
 
-def _lexical_sql(
-    tenant_id: int, match: str, flt: SearchFilter, limit: int
-) -> tuple[str, list[object]]:
-    """The full-text query joined to chunks, notes and vaults, with every filter."""
-    sql = [
-        f"SELECT f.rowid, {_BM25} AS score FROM chunks_fts f "
-        "JOIN chunks c ON c.id = f.rowid JOIN notes n ON n.id = c.note_id "
-        "JOIN vaults v ON v.id = c.vault_id AND v.tenant_id = ? WHERE chunks_fts MATCH ?"
-    ]
-    params: list[object] = [tenant_id, match]
+def _filter_sql(flt: SearchFilter) -> tuple[list[str], list[object]]:
+    """Conditions (each starting with AND) on ``c`` and ``n`` for the vault, folder and date
+    filter, with their parameters."""
+    sql: list[str] = []
+    params: list[object] = []
     if flt.vault_ids:
         sql.append(f"AND c.vault_id IN ({','.join('?' * len(flt.vault_ids))})")
         params.extend(flt.vault_ids)
@@ -92,9 +87,22 @@ def _lexical_sql(
     if flt.until is not None:
         sql.append("AND n.note_ts <= ?")
         params.append(flt.until.timestamp())
-    sql.append("ORDER BY score DESC, f.rowid LIMIT ?")
-    params.append(limit)
-    return " ".join(sql), params
+    return sql, params
+
+
+def _lexical_sql(
+    tenant_id: int, match: str, flt: SearchFilter, limit: int
+) -> tuple[str, list[object]]:
+    """The full-text query joined to chunks, notes and vaults, with every filter."""
+    where, where_params = _filter_sql(flt)
+    sql = [
+        f"SELECT f.rowid, {_BM25} AS score FROM chunks_fts f "
+        "JOIN chunks c ON c.id = f.rowid JOIN notes n ON n.id = c.note_id "
+        "JOIN vaults v ON v.id = c.vault_id AND v.tenant_id = ? WHERE chunks_fts MATCH ?",
+        *where,
+        "ORDER BY score DESC, f.rowid LIMIT ?",
+    ]
+    return " ".join(sql), [tenant_id, match, *where_params, limit]
 
 
 def _now() -> str:
@@ -106,15 +114,18 @@ def _ts(value: datetime | None) -> float | None:
 
 
 class SQLiteStore:
-    """The embedded default :class:`~notecite.store.Store`."""
+    """The embedded default :class:`~notecite.store.Store`.
+
+    Its connection (:attr:`db`) opens on first use; a ``sqlite3`` error of any call comes
+    out as :class:`~notecite.errors.StoreError`.
+    """
 
     keeps_sentence_vectors = True
 
     def __init__(self, path: Path, *, tenant_id: int = 1) -> None:
         self.path = path
         self.tenant_id = tenant_id
-        self._lock = threading.RLock()
-        self._conn: sqlite3.Connection | None = None
+        self.db = SQLiteConnection(path, "the index")
         self._matrix: VectorMatrix | None = None
         self._matrix_key: tuple[str, str] | None = None
 
@@ -122,20 +133,14 @@ class SQLiteStore:
 
     @property
     def conn(self) -> sqlite3.Connection:
-        if self._conn is None:
-            with self._lock:
-                if self._conn is None:
-                    self._conn = self._open()
-        return self._conn
-
-    def _open(self) -> sqlite3.Connection:
-        return open_index(self.path, "the index")
+        """The connection, opened (and the file migrated) on first use."""
+        return self.db.conn
 
     def tenant_id_of(self, name: str) -> int:
         """The id of the tenant called ``name`` in this file, created when it is new."""
-        with self._lock, self.conn:
-            self.conn.execute("INSERT OR IGNORE INTO tenants (name) VALUES (?)", (name,))
-            row = self.conn.execute("SELECT id FROM tenants WHERE name = ?", (name,)).fetchone()
+        with self.db.write() as conn:
+            conn.execute("INSERT OR IGNORE INTO tenants (name) VALUES (?)", (name,))
+            row = conn.execute("SELECT id FROM tenants WHERE name = ?", (name,)).fetchone()
         return int(row[0])
 
     def for_tenant(self, name: str) -> SQLiteStore:
@@ -153,19 +158,12 @@ class SQLiteStore:
     @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
         """One write transaction that also bumps the index generation."""
-        with self._lock:
-            conn = self.conn
-            conn.execute("BEGIN IMMEDIATE")
-            try:
-                yield conn
-                conn.execute(
-                    "INSERT INTO meta (key, value) VALUES ('generation', '1') "
-                    "ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1"
-                )
-                conn.execute("COMMIT")
-            except BaseException:
-                conn.execute("ROLLBACK")
-                raise
+        with self.db.write() as conn:
+            yield conn
+            conn.execute(
+                "INSERT INTO meta (key, value) VALUES ('generation', '1') "
+                "ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1"
+            )
 
     def index_lock(
         self, vaults: Sequence[tuple[int, str]], wait_s: float
@@ -174,10 +172,8 @@ class SQLiteStore:
         return index_locks(lock_dir(self.path), vaults, wait_s)
 
     def close(self) -> None:
-        with self._lock:
-            if self._conn is not None:
-                self._conn.close()
-                self._conn = None
+        with self.db.lock:
+            self.db.close()
             self._matrix = None
 
     # -- vaults -----------------------------------------------------------------------------
@@ -193,16 +189,16 @@ class SQLiteStore:
         return Vault(int(cur.lastrowid or 0), name, path, self.tenant_id)
 
     def get_vault(self, name: str) -> Vault | None:
-        with self._lock:
-            row = self.conn.execute(
+        with self.db.read() as conn:
+            row = conn.execute(
                 "SELECT id, name, path, tenant_id FROM vaults WHERE tenant_id = ? AND name = ?",
                 (self.tenant_id, name),
             ).fetchone()
         return Vault(row[0], row[1], Path(row[2]), row[3]) if row else None
 
     def list_vaults(self) -> list[Vault]:
-        with self._lock:
-            rows = self.conn.execute(
+        with self.db.read() as conn:
+            rows = conn.execute(
                 "SELECT id, name, path, tenant_id FROM vaults WHERE tenant_id = ? ORDER BY name",
                 (self.tenant_id,),
             ).fetchall()
@@ -224,8 +220,8 @@ class SQLiteStore:
     # -- index metadata ---------------------------------------------------------------------
 
     def _meta(self, key: str) -> str | None:
-        with self._lock:
-            row = self.conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        with self.db.read() as conn:
+            row = conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
         return str(row[0]) if row else None
 
     def index_generation(self) -> str:
@@ -264,8 +260,8 @@ class SQLiteStore:
     # -- notes ------------------------------------------------------------------------------
 
     def note_states(self, vault_id: int) -> dict[str, NoteState]:
-        with self._lock:
-            rows = self.conn.execute(
+        with self.db.read() as conn:
+            rows = conn.execute(
                 "SELECT n.rel_path, n.content_hash, n.size, n.mtime_ns, n.error FROM notes n "
                 "JOIN vaults v ON v.id = n.vault_id AND v.tenant_id = ? WHERE n.vault_id = ?",
                 (self.tenant_id, vault_id),
@@ -273,9 +269,9 @@ class SQLiteStore:
         return {r[0]: NoteState(r[1], r[2], r[3], r[4] is not None) for r in rows}
 
     def touch_note(self, vault_id: int, rel_path: str, size: int, mtime_ns: int) -> None:
-        with self._lock, self.conn:
-            self._own_vault(self.conn, vault_id)
-            self.conn.execute(
+        with self.db.write() as conn:  # no new text: the generation stays
+            self._own_vault(conn, vault_id)
+            conn.execute(
                 "UPDATE notes SET size = ?, mtime_ns = ? WHERE vault_id = ? AND rel_path = ?",
                 (size, mtime_ns, vault_id, rel_path),
             )
@@ -355,24 +351,7 @@ class SQLiteStore:
     def record_failure(
         self, vault_id: int, rel_path: str, reason: str, size: int, mtime_ns: int
     ) -> None:
-        folder = Path(rel_path).parent.as_posix()
-        record = NoteRecord(
-            vault_id=vault_id,
-            rel_path=rel_path,
-            folder="" if folder == "." else folder,
-            title="",
-            doc_type="",
-            note_type=None,
-            description="",
-            keywords=(),
-            frontmatter={},
-            created=None,
-            modified=None,
-            content_hash="",
-            size=size,
-            mtime_ns=mtime_ns,
-            error=reason,
-        )
+        record = failure_note(vault_id, rel_path, reason, size, mtime_ns)
         with self._write() as conn:
             self._own_vault(conn, vault_id)
             note_id = self._upsert_note(conn, record)
@@ -413,13 +392,13 @@ class SQLiteStore:
             return set()
         found: set[str] = set()
         items = list(wanted)
-        with self._lock:
+        with self.db.read() as conn:
             for start in range(0, len(items), 500):
                 part = items[start : start + 500]
                 marks = ",".join("?" * len(part))
                 found.update(
                     r[0]
-                    for r in self.conn.execute(
+                    for r in conn.execute(
                         f"SELECT content_hash FROM {table} WHERE model_id = ? "
                         f"AND content_hash IN ({marks})",
                         (model_id, *part),
@@ -444,13 +423,13 @@ class SQLiteStore:
 
     def _vector_matrix(self, model_id: str) -> VectorMatrix:
         """The in-memory matrix, rebuilt when any writer (any process) changed the index."""
-        with self._lock:
+        with self.db.read() as conn:
             generation = self._meta("generation") or "0"
             key = (model_id, generation)
             if self._matrix is not None and self._matrix_key == key:
                 return self._matrix
             self._matrix = None  # let a stale matrix go before its successor is built
-            cursor = self.conn.execute(
+            cursor = conn.execute(
                 "SELECT c.id, c.vault_id, n.folder, n.note_ts, e.vector, e.dimensions "
                 "FROM chunks c JOIN notes n ON n.id = c.note_id "
                 "JOIN vaults v ON v.id = c.vault_id AND v.tenant_id = ? "
@@ -459,7 +438,7 @@ class SQLiteStore:
                 (self.tenant_id, model_id),
             )
             capacity = int(
-                self.conn.execute(
+                conn.execute(
                     "SELECT COUNT(*) FROM chunks c JOIN vaults v ON v.id = c.vault_id "
                     "AND v.tenant_id = ?",
                     (self.tenant_id,),
@@ -471,12 +450,12 @@ class SQLiteStore:
                 info = self.embedder_info()
                 matrix = VectorMatrix.empty(info[1] if info else 0)
             else:
-                matrix.sentences = self._sentence_vectors(model_id, matrix.rowids)
+                matrix.sentences = self._sentence_vectors(conn, model_id, matrix.rowids)
             self._matrix, self._matrix_key = matrix, key
             return matrix
 
     def _sentence_vectors(
-        self, model_id: str, chunk_rowids: npt.NDArray[np.int64]
+        self, conn: sqlite3.Connection, model_id: str, chunk_rowids: npt.NDArray[np.int64]
     ) -> SentenceVectors | None:
         """The sentence vectors of this tenant's chunks, grouped by chunk.
 
@@ -485,7 +464,7 @@ class SQLiteStore:
         (the obvious join) took 5x as long.
         """
         owners: dict[str, list[int]] = {}
-        for chunk_id, content_hash in self.conn.execute(
+        for chunk_id, content_hash in conn.execute(
             "SELECT c.id, j.value FROM chunks c "
             "JOIN vaults v ON v.id = c.vault_id AND v.tenant_id = ? "
             "CROSS JOIN json_each(c.sentence_hashes) j WHERE c.sentence_hashes != '[]'",
@@ -494,7 +473,7 @@ class SQLiteStore:
             owners.setdefault(content_hash, []).append(chunk_id)
         if not owners:
             return None
-        cursor = self.conn.execute(
+        cursor = conn.execute(
             "SELECT content_hash, vector FROM sentence_embeddings WHERE model_id = ?",
             (model_id,),
         )
@@ -524,22 +503,41 @@ class SQLiteStore:
     ) -> dict[int, float]:
         return self._vector_matrix(model_id).scores_for(query, rowids, sentence_weight)
 
+    def recent_chunks(self, flt: SearchFilter, limit: int) -> list[int]:
+        """The first chunk of each of the ``limit`` most recently dated notes in ``flt``."""
+        if limit <= 0:
+            return []
+        where, params = _filter_sql(flt)
+        query = (
+            "SELECT MIN(c.id) FROM chunks c JOIN notes n ON n.id = c.note_id "
+            "JOIN vaults v ON v.id = c.vault_id AND v.tenant_id = ? WHERE 1 = 1 "
+            f"{' '.join(where)} GROUP BY n.id ORDER BY MAX(n.note_ts) DESC, n.id DESC LIMIT ?"
+        )
+        with self.db.read() as conn:
+            try:
+                rows = conn.execute(query, [self.tenant_id, *params, limit]).fetchall()
+            except sqlite3.Error as exc:
+                raise StoreError(f"recent notes query failed: {exc}") from exc
+        return [int(r[0]) for r in rows]
+
     def lexical_search(self, query: str, flt: SearchFilter, limit: int) -> list[ChunkHit]:
         match = fts_query(query)
         if not match or limit <= 0:
             return []
-        with self._lock:
+        with self.db.read() as conn:
             try:
                 if not _restricts(flt):
-                    hits = self._lexical_top_unfiltered(match, limit)
+                    hits = self._lexical_top_unfiltered(conn, match, limit)
                     if hits is not None:
                         return hits
-                rows = self.conn.execute(*_lexical_sql(self.tenant_id, match, flt, limit))
+                rows = conn.execute(*_lexical_sql(self.tenant_id, match, flt, limit))
                 return [ChunkHit(int(r[0]), float(r[1])) for r in rows]
             except sqlite3.OperationalError as exc:
                 raise StoreError(f"full-text search failed: {exc}") from exc
 
-    def _lexical_top_unfiltered(self, match: str, limit: int) -> list[ChunkHit] | None:
+    def _lexical_top_unfiltered(
+        self, conn: sqlite3.Connection, match: str, limit: int
+    ) -> list[ChunkHit] | None:
         """The top hits ranked by FTS5 alone, or None when the full query is needed.
 
         Joining every match to its chunk, note and vault costs more than BM25 itself when a
@@ -547,11 +545,11 @@ class SQLiteStore:
         are the answer as long as every one of them belongs to this tenant's chunks (or all
         matches were seen); ties are broken by rowid in both queries, so the order is the same.
         """
-        if self.conn.execute(
+        if conn.execute(
             "SELECT 1 FROM vaults WHERE tenant_id != ? LIMIT 1", (self.tenant_id,)
         ).fetchone():
             return None
-        rows = self.conn.execute(
+        rows = conn.execute(
             f"SELECT rowid, {_BM25} AS score FROM chunks_fts WHERE chunks_fts MATCH ? "
             "ORDER BY score DESC, rowid LIMIT ?",
             (match, limit),
@@ -561,7 +559,7 @@ class SQLiteStore:
         marks = ",".join("?" * len(rows))
         kept = {
             r[0]
-            for r in self.conn.execute(
+            for r in conn.execute(
                 "SELECT c.id FROM chunks c JOIN notes n ON n.id = c.note_id "
                 "JOIN vaults v ON v.id = c.vault_id AND v.tenant_id = ? "
                 f"WHERE c.id IN ({marks})",
@@ -576,46 +574,28 @@ class SQLiteStore:
         if not rowids:
             return {}
         marks = ",".join("?" * len(rowids))
-        with self._lock:
-            rows = self.conn.execute(
-                "SELECT c.id, c.chunk_id, v.name, n.rel_path, n.folder, n.title, c.heading_path, "
-                "c.chunk_index, c.text, c.line_start, c.line_end, n.note_type, n.note_ts "
+        with self.db.read() as conn:
+            rows = conn.execute(
+                f"SELECT {STORED_CHUNK_COLUMNS} "
                 "FROM chunks c JOIN notes n ON n.id = c.note_id JOIN vaults v ON v.id = c.vault_id "
                 f"WHERE c.id IN ({marks}) AND v.tenant_id = ?",
                 (*rowids, self.tenant_id),
             ).fetchall()
-        return {
-            r[0]: StoredChunk(
-                rowid=r[0],
-                chunk_id=r[1],
-                vault=r[2],
-                rel_path=r[3],
-                folder=r[4],
-                title=r[5],
-                heading_path=r[6],
-                chunk_index=r[7],
-                text=r[8],
-                line_start=r[9],
-                line_end=r[10],
-                note_type=r[11],
-                note_date=datetime.fromtimestamp(r[12], tz=UTC) if r[12] is not None else None,
-            )
-            for r in rows
-        }
+        return {int(r[0]): stored_chunk(r) for r in rows}
 
     # -- status -----------------------------------------------------------------------------
 
     def vault_status(self) -> list[VaultStatus]:
         result = []
-        with self._lock:
+        with self.db.read() as conn:
             for vault in self.list_vaults():
-                notes = self.conn.execute(
+                notes = conn.execute(
                     "SELECT COUNT(*) FROM notes WHERE vault_id = ? AND error IS NULL", (vault.id,)
                 ).fetchone()[0]
-                chunks = self.conn.execute(
+                chunks = conn.execute(
                     "SELECT COUNT(*) FROM chunks WHERE vault_id = ?", (vault.id,)
                 ).fetchone()[0]
-                failed = self.conn.execute(
+                failed = conn.execute(
                     "SELECT rel_path, error FROM notes WHERE vault_id = ? AND error IS NOT NULL "
                     "ORDER BY rel_path",
                     (vault.id,),
@@ -633,8 +613,8 @@ class SQLiteStore:
 
     def folders(self, vault_id: int) -> list[str]:
         """Distinct folders of a vault's indexed notes."""
-        with self._lock:
-            rows = self.conn.execute(
+        with self.db.read() as conn:
+            rows = conn.execute(
                 "SELECT DISTINCT n.folder FROM notes n "
                 "JOIN vaults v ON v.id = n.vault_id AND v.tenant_id = ? "
                 "WHERE n.vault_id = ? AND n.error IS NULL ORDER BY n.folder",

@@ -10,6 +10,7 @@ import numpy as np
 import numpy.typing as npt
 
 from notecite.embed.base import Vectors
+from notecite.store.rows import SENTENCE_POOL_FACTOR, dense_score
 from notecite.types import ChunkHit, SearchFilter
 
 
@@ -19,10 +20,10 @@ def folder_matches(folder: str, prefixes: Sequence[str]) -> bool:
     return any(not p or folder == p or folder.startswith(p + "/") for p in stripped)
 
 
-# With sentence vectors, a search re-scores the best max(SENTENCE_POOL, 4 x limit) chunks by
-# cosine (the dense score needs their sentences) instead of every sentence of the index.
+# With sentence vectors, a search re-scores the best max(SENTENCE_POOL, SENTENCE_POOL_FACTOR x
+# limit) chunks by cosine (the dense score needs their sentences) instead of every sentence of
+# the index.
 SENTENCE_POOL = 1000
-SENTENCE_POOL_FACTOR = 4
 
 
 @dataclass
@@ -107,7 +108,7 @@ class VectorMatrix:
         if weight <= 0 or self.sentences is None:
             return cosines
         best = self.sentences.best(query, cosines, rows)
-        return np.asarray((1.0 - weight) * cosines + weight * best, dtype=np.float32)
+        return np.asarray(dense_score(cosines, best, weight), dtype=np.float32)
 
     @classmethod
     def empty(cls, dimensions: int) -> VectorMatrix:

@@ -1,0 +1,221 @@
+"""The one answer path of ask and chat: context -> generate (or stream) -> citations -> fallback.
+
+:func:`answer_with_citations` takes the retrieved chunks in relevance order as
+:class:`ContextPiece` values, assembles the context (overlap merge, dedup, token budget,
+chunk and character caps), asks the model with the caller's prompt, validates the
+citations against the blocks the model saw, and applies the fallbacks: a grounded answer
+with no valid citation becomes :data:`FALLBACK_ANSWER` (unless it says itself that the notes
+do not hold the answer), and a failing model returns :data:`LLM_FAILED_ANSWER` with every
+block as a source. Callers map blocks back to their chunks through ``members``.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Literal
+
+from notecite.errors import LLMError
+from notecite.generate.base import LLM, ChatMessage, ContextSource, GenerationRequest
+from notecite.generate.citations import FALLBACK_ANSWER, acknowledges_gap, validate_citations
+from notecite.generate.context import (
+    ContextBlock,
+    ContextBudget,
+    ContextPiece,
+    TokenCounter,
+    assemble_context,
+)
+from notecite.generate.grounding import Grounder, Grounding, SupportLine
+from notecite.generate.prompts import TOP_OF_NOTE
+
+logger = logging.getLogger(__name__)
+
+TokenCallback = Callable[[str], None]
+PromptBuilder = Callable[[Sequence[ContextSource]], tuple[ChatMessage, ...]]
+Outcome = Literal["answered", "gap", "fallback", "failed"]
+
+_MARKER = re.compile(r"\[(N\d+)\]")
+
+LLM_FAILED_ANSWER = "The language model failed, so here are the most relevant notes instead."
+
+
+@dataclass(frozen=True)
+class AnswerSettings:
+    """How to build the context and sample the model for one answer."""
+
+    budget: ContextBudget = field(default_factory=ContextBudget)
+    citation_style: str = "numbered"
+    temperature: float = 0.3
+    max_tokens: int = 512
+    grounded: bool = True  # the answer must cite the notes (False: plain chat)
+    grounder: Grounder | None = None  # checks each claim against a line of the notes
+
+
+@dataclass(frozen=True)
+class CitedAnswer:
+    """The checked answer and how it relates to the context.
+
+    Attributes:
+        text: the answer to show (citations that matched no source removed), or a fallback.
+        outcome: ``answered`` (cites a source, or is not grounded), ``gap`` (cites nothing
+            but says the notes do not hold the answer), ``fallback`` (cited nothing: replaced
+            by :data:`FALLBACK_ANSWER`), ``failed`` (the model failed).
+        sources: the context blocks the model saw, under the ids it cites them by.
+        members: for each source id, the indices of the pieces merged into that block.
+        cited: the source ids the answer cites, in first-cited order (all sources when the
+            model failed, so the caller can still show them).
+        invalid: citations that matched no source and were removed.
+        error: the model's failure, when ``outcome`` is ``failed``.
+        raw: the model's text as written.
+        generate_ms: wall time of the generation.
+        grounding: each claim with its verdict and supporting line (with a grounder).
+        support: the supporting line of each cited source id.
+        relabel: the model's source ids -> the ids shown (cited ones first, in order).
+    """
+
+    text: str
+    outcome: Outcome
+    sources: tuple[ContextSource, ...] = ()
+    members: dict[str, list[int]] = field(default_factory=dict)
+    cited: tuple[str, ...] = ()
+    invalid: tuple[str, ...] = ()
+    error: LLMError | None = None
+    raw: str = ""
+    generate_ms: float = 0.0
+    grounding: Grounding | None = None
+    support: dict[str, SupportLine] = field(default_factory=dict)
+    relabel: dict[str, str] = field(default_factory=dict)
+
+    def label(self, text: str) -> str:
+        """``text`` with the model's ``[Nk]`` markers renamed to the labels readers see."""
+        return _MARKER.sub(lambda m: f"[{self.relabel.get(m.group(1), m.group(1))}]", text)
+
+    @property
+    def blocks(self) -> int:
+        """How many context blocks the model saw."""
+        return len(self.sources)
+
+
+def context_sources(
+    pieces: Sequence[ContextPiece], budget: ContextBudget, count_tokens: TokenCounter
+) -> tuple[tuple[ContextSource, ...], dict[str, list[int]]]:
+    """The assembled context as sources ``N1``, ``N2`` ... and each source's piece indices."""
+    blocks: list[ContextBlock] = assemble_context(pieces, budget, count_tokens) if pieces else []
+    sources = tuple(
+        ContextSource(f"N{n}", b.vault, b.rel_path, b.heading_path, b.text, b.line_start)
+        for n, b in enumerate(blocks, start=1)
+    )
+    members = {s.cid: sorted(b.members) for s, b in zip(sources, blocks, strict=True)}
+    return sources, members
+
+
+def answer_with_citations(
+    llm: LLM,
+    question: str,
+    pieces: Sequence[ContextPiece],
+    prompt: PromptBuilder,
+    count_tokens: TokenCounter,
+    settings: AnswerSettings,
+    on_token: TokenCallback | None = None,
+) -> CitedAnswer:
+    """Answer ``question`` from ``pieces`` (relevance order) with citations checked.
+
+    ``prompt`` builds the messages from the sources (the caller's system prompt, history
+    and detail level); ``on_token`` receives the model's text as it is written, before the
+    citations are checked.
+    """
+    sources, members = context_sources(pieces, settings.budget, count_tokens)
+    request = GenerationRequest(
+        messages=prompt(sources),
+        question=question,
+        sources=sources,
+        citation_style=settings.citation_style,
+        temperature=settings.temperature,
+        max_tokens=settings.max_tokens,
+    )
+    started = time.perf_counter()
+    try:
+        raw = _generate(llm, request, on_token)
+    except LLMError as exc:
+        logger.warning("the answer failed: %s", exc)
+        return CitedAnswer(
+            text=LLM_FAILED_ANSWER,
+            outcome="failed",
+            sources=sources,
+            members=members,
+            cited=tuple(s.cid for s in sources),
+            error=exc,
+            generate_ms=(time.perf_counter() - started) * 1000,
+        )
+    elapsed = (time.perf_counter() - started) * 1000
+    # Both citation styles are checked as [Nk] markers; file_section ones are written back.
+    validated = validate_citations(raw, sources, "numbered")
+    if validated.invalid:
+        logger.warning("removed %d citation(s) matching no source", len(validated.invalid))
+    text, cited = validated.text, validated.cited
+    grounding = None
+    if settings.grounded and settings.grounder is not None and cited:
+        grounding = settings.grounder.ground(text, sources, question)
+        text, cited = grounding.text, grounding.cited
+    outcome: Outcome = "answered"
+    if settings.grounded and not cited:
+        if acknowledges_gap(validated.text):
+            outcome, text = "gap", validated.text
+        else:
+            outcome, text = "fallback", FALLBACK_ANSWER
+    relabel = first_cited_order(cited, [s.cid for s in sources])
+    text = _MARKER.sub(lambda m: f"[{relabel.get(m.group(1), m.group(1))}]", text)
+    if settings.citation_style == "file_section":
+        by_cid = {relabel[s.cid]: s for s in sources}
+        text = _MARKER.sub(lambda m: _file_section(by_cid.get(m.group(1))) or m.group(0), text)
+    return CitedAnswer(
+        text=text,
+        relabel=relabel,
+        outcome=outcome,
+        sources=tuple(
+            sorted(
+                (replace(s, cid=relabel[s.cid]) for s in sources),
+                key=lambda s: int(s.cid[1:]),
+            )
+        ),
+        members={relabel[cid]: indices for cid, indices in members.items()},
+        cited=tuple(relabel[cid] for cid in cited),
+        invalid=validated.invalid,
+        raw=raw,
+        generate_ms=elapsed,
+        grounding=grounding,
+        support=(
+            {
+                relabel[cid]: replace(line, cid=relabel[cid])
+                for cid, line in grounding.support.items()
+            }
+            if grounding
+            else {}
+        ),
+    )
+
+
+def _file_section(source: ContextSource | None) -> str:
+    if source is None:
+        return ""
+    return f"[File: {source.rel_path}, Section: {source.heading_path or TOP_OF_NOTE}]"
+
+
+def first_cited_order(cited: Sequence[str], ids: Sequence[str]) -> dict[str, str]:
+    """New ids for ``ids``: the cited ones N1, N2 ... in first-cited order, the rest after
+    them in their order, so the label a reader sees is the label of the reference."""
+    order = [*cited, *(cid for cid in ids if cid not in cited)]
+    return {old: f"N{number}" for number, old in enumerate(order, start=1)}
+
+
+def _generate(llm: LLM, request: GenerationRequest, on_token: TokenCallback | None) -> str:
+    if on_token is None:
+        return llm.generate(request)
+    streamed: list[str] = []
+    for piece in llm.stream(request):
+        streamed.append(piece)
+        on_token(piece)
+    return "".join(streamed)

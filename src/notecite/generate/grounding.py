@@ -1,0 +1,337 @@
+"""Claim-level grounding: every claim of an answer is matched to a line of the notes.
+
+The answer is split into claims (sentences and list items, each with the ``[Nk]`` markers
+written after it). A claim's support in a source is its best line of that source, scored by
+how many of the claim's content terms the line holds (numbers, code spans and names must
+be there; common words count less), optionally mixed with the cosine of their vectors.
+A claim is:
+
+- ``supported`` by a source it cites (or, citing none, by any source, which it then cites);
+- ``recited`` when a source it does not cite supports it better than the ones it cites
+  (the better source's citation is added);
+- ``unsupported`` otherwise: it is removed from the answer, unless it holds no content
+  term of its own (a lead-in such as "Here is what the notes say:").
+
+A claim whose content is only its marker ("The version is [N3].") is repaired with the
+supporting line of the cited source. Each supported claim keeps its supporting line, so a
+reference can point at the exact line.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+import numpy as np
+
+from notecite.generate.base import ContextSource
+from notecite.retrieve.terms import STOPWORDS, stem
+
+Embed = Callable[[Sequence[str]], np.ndarray]
+Status = Literal["supported", "recited", "unsupported", "neutral"]
+
+_MARKERS = re.compile(r"(?:\s*\[N\d+\])+")
+_ONE_MARKER = re.compile(r"\[(N\d+)\]")
+_CLAIM_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[*_`]?[A-Z0-9])|\n+")
+_MARKERS_AFTER_STOP = re.compile(r"([.!?])((?:\s*\[N\d+\])+)")
+_NOT_PROSE = re.compile(r"^!?\[[^\]]*\]\([^)]*\)$|^\[[^\]]+\]:\s*\S+")
+_CODE = re.compile(r"`([^`]+)`")
+_NUMBER = re.compile(r"\b\d+(?:[.,:/-]\d+)*\b")
+_WORD = re.compile(r"[^\W_]+(?:[._/-][^\W_]+)*", re.UNICODE)
+_LINE_SPLIT = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(\[])")
+_FILLER_TEXT = """
+also yes no one two use used using way get got make makes made need needs able answer
+context source sources based according says said mentioned following information provided
+include includes including like just can
+"""
+_FILLER = frozenset(_FILLER_TEXT.split())
+# A claim must share at least this share of its content terms with its best line.
+SUPPORT_THRESHOLD = 0.5
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One sentence or list item of an answer, with the source ids cited right after it."""
+
+    text: str
+    cids: tuple[str, ...]
+
+    @property
+    def body(self) -> str:
+        """The claim without its markers."""
+        return _MARKERS.sub("", self.text).strip()
+
+
+@dataclass(frozen=True)
+class SupportLine:
+    """The line of a source that supports a claim."""
+
+    cid: str
+    text: str
+    line: int  # 1-based line of the note (0 when the source has no line span)
+    score: float
+
+
+@dataclass
+class GroundedClaim:
+    """A claim with its verdict and best supporting line."""
+
+    claim: Claim
+    status: Status
+    score: float = 0.0
+    support: SupportLine | None = None
+    cids: list[str] = field(default_factory=list)
+    repaired: bool = False
+
+
+@dataclass(frozen=True)
+class Grounding:
+    """The grounded answer: its text, claims, and the supporting line of each cited id."""
+
+    text: str
+    claims: tuple[GroundedClaim, ...]
+    cited: tuple[str, ...]
+    support: dict[str, SupportLine]
+
+    @property
+    def removed(self) -> int:
+        """Claims taken out for lack of support."""
+        return sum(1 for c in self.claims if c.status == "unsupported")
+
+    @property
+    def supported(self) -> int:
+        """Claims backed by a line of the notes."""
+        return sum(1 for c in self.claims if c.status in ("supported", "recited"))
+
+
+def content_terms(text: str) -> dict[str, float]:
+    """Stemmed content terms of ``text`` with their weight: numbers, code spans and words with
+    inner punctuation (versions, option names, paths) 2.0; capitalised names 1.5; others 1.0;
+    stopwords and filler left out."""
+    terms: dict[str, float] = {}
+    for code in _CODE.findall(text):
+        terms[code.strip().lower()] = 2.0
+    for number in _NUMBER.findall(text):
+        terms[number] = 2.0
+    for match in _WORD.finditer(_CODE.sub(" ", text)):
+        word = match.group(0)
+        lower = word.lower()
+        if lower in STOPWORDS or lower in _FILLER or len(lower) < 2 or lower.isdigit():
+            continue
+        if any(ch in word for ch in "._/-") or any(ch.isdigit() for ch in word):
+            weight = 2.0
+        elif word[0].isupper() and match.start() > 0:
+            weight = 1.5
+        else:
+            weight = 1.0
+        key = lower if weight == 2.0 else stem(lower)
+        terms[key] = max(terms.get(key, 0.0), weight)
+    return terms
+
+
+def _line_terms(text: str) -> set[str]:
+    found = set(content_terms(text))
+    for match in _WORD.finditer(text):
+        lower = match.group(0).lower()
+        found.add(lower)
+        found.add(stem(lower))
+        found.update(stem(part) for part in re.split(r"[._/-]", lower) if part)
+    return found
+
+
+def split_claims(answer: str) -> list[Claim]:
+    """Sentences and list items of ``answer``, each with the ids cited right after it."""
+    claims = []
+    answer = _MARKERS_AFTER_STOP.sub(r"\2\1", answer)  # "x. [N1] Y" -> "x [N1]. Y"
+    for piece in _CLAIM_END.split(answer):
+        text = piece.strip()
+        if text:
+            claims.append(Claim(text, tuple(dict.fromkeys(_ONE_MARKER.findall(text)))))
+    return claims
+
+
+def _lines(source: ContextSource) -> list[tuple[str, int]]:
+    """The lines of a source worth quoting, split into sentences, with their note line."""
+    found: list[tuple[str, int]] = []
+    for offset, line in enumerate(source.text.split("\n")):
+        stripped = line.strip().lstrip("-*>#").strip()
+        if len(stripped) < 3 or _NOT_PROSE.match(stripped):
+            continue
+        number = source.line_start + offset if source.line_start else 0
+        found.extend((sentence, number) for sentence in _LINE_SPLIT.split(stripped) if sentence)
+    return found
+
+
+_DANGLING = re.compile(
+    r"\b(is|are|was|were|be|been|at|in|on|to|from|by|of|as|called|named|like|see|via)\W*$|:\s*$",
+    re.IGNORECASE,
+)
+
+
+def _points_only(claim: Claim) -> bool:
+    """Does the claim let its marker stand where its content should be ("The version is
+    [N3].")?"""
+    return bool(claim.cids) and bool(_DANGLING.search(claim.body.rstrip(" .!?;")))
+
+
+def _score(claim: dict[str, float], line: set[str]) -> float:
+    """The weighted share of the claim's terms the line holds; 0 when a number or code span
+    of the claim is missing from the line."""
+    total = sum(claim.values())
+    if not total:
+        return 0.0
+    held = 0.0
+    for term, weight in claim.items():
+        if term in line:
+            held += weight
+        elif weight == 2.0 and (term[0].isdigit() or " " in term):
+            return 0.0
+    return held / total
+
+
+class Grounder:
+    """Grounds answers in their sources; ``embed`` (optional) adds a cosine of vectors."""
+
+    def __init__(
+        self,
+        embed: Embed | None = None,
+        threshold: float = SUPPORT_THRESHOLD,
+        cosine_weight: float = 0.3,
+    ) -> None:
+        self._embed = embed
+        self._threshold = threshold
+        self._cosine_weight = cosine_weight if embed is not None else 0.0
+
+    def ground(
+        self, answer: str, sources: Sequence[ContextSource], question: str = ""
+    ) -> Grounding:
+        """Check every claim of ``answer`` against ``sources`` (see the module docstring)."""
+        by_cid = {s.cid: s for s in sources}
+        lines = {s.cid: _lines(s) for s in sources}
+        claims = split_claims(answer)
+        question_terms = set(content_terms(question))
+        cosines = self._cosines(claims, lines)
+        grounded: list[GroundedClaim] = []
+        for number, claim in enumerate(claims):
+            every = content_terms(claim.body)
+            if not claim.cids and claim.body.endswith(":"):
+                grounded.append(GroundedClaim(claim, "neutral"))  # a lead-in to what follows
+                continue
+            if _points_only(claim) or not every:
+                grounded.append(self._no_content(claim, by_cid, lines, question))
+                continue
+            terms = {t: w for t, w in every.items() if t not in question_terms} or every
+            best: dict[str, SupportLine] = {}
+            for cid, found in lines.items():
+                for index, (text, line) in enumerate(found):
+                    score = (1 - self._cosine_weight) * _score(terms, _line_terms(text))
+                    score += self._cosine_weight * cosines.get((number, cid, index), 0.0)
+                    if cid not in best or score > best[cid].score:
+                        best[cid] = SupportLine(cid, text, line, round(score, 4))
+            grounded.append(self._verdict(claim, best))
+        return self._assemble(grounded)
+
+    def _cosines(
+        self, claims: Sequence[Claim], lines: dict[str, list[tuple[str, int]]]
+    ) -> dict[tuple[int, str, int], float]:
+        if self._embed is None or not claims:
+            return {}
+        flat = [(cid, i, text) for cid, found in lines.items() for i, (text, _) in enumerate(found)]
+        if not flat:
+            return {}
+        vectors = self._embed([c.body for c in claims] + [text for _, _, text in flat])
+        claim_vectors, line_vectors = vectors[: len(claims)], vectors[len(claims) :]
+        sims = claim_vectors @ line_vectors.T
+        return {
+            (n, cid, i): max(0.0, float(sims[n, j]))
+            for n in range(len(claims))
+            for j, (cid, i, _) in enumerate(flat)
+        }
+
+    def _no_content(
+        self,
+        claim: Claim,
+        by_cid: dict[str, ContextSource],
+        lines: dict[str, list[tuple[str, int]]],
+        question: str,
+    ) -> GroundedClaim:
+        """A claim with nothing of its own: a lead-in, or a marker standing in for content."""
+        if not claim.cids or not any(c in by_cid for c in claim.cids):
+            return GroundedClaim(claim, "neutral")
+        cid = next(c for c in claim.cids if c in by_cid)
+        wanted = content_terms(question) or content_terms(claim.body)
+        scored = [
+            (_score(wanted, _line_terms(text)), text, line) for text, line in lines.get(cid, [])
+        ]
+        if not scored:
+            return GroundedClaim(claim, "unsupported")
+        score, text, line = max(scored, key=lambda s: s[0])
+        support = SupportLine(cid, text, line, round(score, 4))
+        body = claim.body.rstrip(" .:")
+        repaired = Claim(f"{body}: {text.rstrip('.')} [{cid}].", (cid,))
+        return GroundedClaim(repaired, "supported", score, support, [cid], repaired=True)
+
+    def _verdict(self, claim: Claim, best: dict[str, SupportLine]) -> GroundedClaim:
+        cited = [best[c] for c in claim.cids if c in best]
+        top_cited = max(cited, key=lambda s: s.score, default=None)
+        top_any = max(best.values(), key=lambda s: s.score, default=None)
+        if top_cited is not None and top_cited.score >= self._threshold:
+            cids = [c for c in claim.cids if c in best and best[c].score >= self._threshold]
+            return GroundedClaim(claim, "supported", top_cited.score, top_cited, cids)
+        if top_any is not None and top_any.score >= self._threshold:
+            return GroundedClaim(claim, "recited", top_any.score, top_any, [top_any.cid])
+        score = top_any.score if top_any else 0.0
+        return GroundedClaim(claim, "unsupported", score, top_cited or top_any, [])
+
+    def _assemble(self, grounded: list[GroundedClaim]) -> Grounding:
+        kept: list[str] = []
+        cited: list[str] = []
+        support: dict[str, SupportLine] = {}
+        for item in grounded:
+            if item.status == "unsupported":
+                continue
+            body = item.claim.body
+            if item.status == "neutral":
+                kept.append(item.claim.text)
+                continue
+            kept.append(_cite(body, item.cids))
+            cited.extend(item.cids)
+            if item.support is not None:
+                current = support.get(item.support.cid)
+                if current is None or item.support.score > current.score:
+                    support[item.support.cid] = item.support
+        if not cited:  # no claim is backed by the notes: nothing of the answer stands
+            return Grounding("", tuple(grounded), (), {})
+        return Grounding(_join(kept), tuple(grounded), tuple(dict.fromkeys(cited)), support)
+
+
+def _cite(body: str, cids: Sequence[str]) -> str:
+    """``body`` with its markers before its closing punctuation: "x [N1]."."""
+    markers = "".join(f" [{c}]" for c in cids)
+    if body and body[-1] in ".!?;:":
+        return body[:-1].rstrip() + markers + body[-1]
+    return body + markers
+
+
+def _join(claims: Sequence[str]) -> str:
+    text = ""
+    for claim in claims:
+        if not text:
+            text = claim
+        elif text.endswith(":") or claim.startswith(("-", "*")) or re.match(r"\d+[.)]\s", claim):
+            text += "\n" + claim
+        else:
+            text += " " + claim
+    return text.strip()
+
+
+def locate(lines: Sequence[str], quote: str, start: int, end: int) -> int | None:
+    """The 1-based line of ``lines`` within ``start``-``end`` that holds ``quote`` (the text
+    of a chunk drops blank lines, so its own line numbers are only an estimate)."""
+    wanted = " ".join(quote.split())[:60].lower()
+    for number in range(max(1, start), min(len(lines), end) + 1):
+        if wanted and wanted in " ".join(lines[number - 1].split()).lower():
+            return number
+    return None
