@@ -25,6 +25,7 @@ from notecite.generate.failures import failure_type
 from notecite.generate.grounding import Grounder, locate
 from notecite.generate.prompts import answer_messages
 from notecite.retrieve.retriever import Candidate
+from notecite.retrieve.salient import not_mentioned_answer
 from notecite.retrieve.stage import Retrieved
 from notecite.retrieve.terms import query_terms
 from notecite.schemas.ask import (
@@ -168,12 +169,26 @@ class AskPipeline:
                 )
             )
         kept = retrieved.kept
+        if retrieved.missing.not_in_vaults:
+            # A name, command or version the notes never mention: say so, show the closest.
+            return finish(
+                AskResponse(
+                    answer=not_mentioned_answer(retrieved.missing.not_in_vaults),
+                    references=closest(kept),
+                    abstained=True,
+                    abstain_reason="not_mentioned",
+                )
+            )
         answer = answer_with_citations(
             self._llm,
             request.question,
             context_pieces(kept),
             lambda sources: answer_messages(
-                request.question, sources, request.citation_style, request.detail
+                request.question,
+                sources,
+                request.citation_style,
+                request.detail,
+                absent=retrieved.missing.not_in_context,
             ),
             self._count_tokens,
             AnswerSettings(
@@ -219,6 +234,25 @@ class AskPipeline:
             abstained=True,
             abstain_reason="insufficient_information",
         )
+
+
+def closest(kept: Sequence[Candidate]) -> list[Reference]:
+    """The kept chunks as uncited references (an abstention's closest notes), one per note."""
+    seen: dict[tuple[str, str], Reference] = {}
+    for c in kept:
+        chunk = c.chunk
+        seen.setdefault(
+            (chunk.vault, chunk.rel_path),
+            Reference(
+                vault=chunk.vault,
+                rel_path=chunk.rel_path,
+                heading_path=chunk.heading_path,
+                chunk_index=chunk.chunk_index,
+                line_start=chunk.line_start,
+                line_end=chunk.line_end,
+            ),
+        )
+    return list(seen.values())
 
 
 def references(

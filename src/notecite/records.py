@@ -28,6 +28,10 @@ class CitationRecord:
     vault: str = ""
     path: str = ""
     section: str = ""
+    line_start: int | None = None
+    line_end: int | None = None
+    quote: str | None = None
+    quote_line: int | None = None
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -137,3 +137,32 @@ def test_a_cited_answer_does_not_abstain(make_engine: MakeEngine) -> None:
     assert not response.abstained
     assert response.abstain_reason is None
     assert response.answer == "The Apollo launch is scheduled for March 14 [N1]."
+
+
+def test_a_name_the_notes_never_mention_is_said_plainly_without_asking_the_model(
+    make_engine: MakeEngine,
+) -> None:
+    """A near miss: on topic (the Apollo launch), but Twitch occurs in no note. A model would
+    answer "yes, it is streamed on Twitch [N1]" from the launch note; notecite says the notes
+    don't mention it, and lists the closest notes."""
+    llm = ScriptedLLM(answer="Yes, the launch is streamed on Twitch [N1].")
+    engine = make_engine(llm=llm, ask={"folder_ranking": False})
+    response = engine.ask(
+        AskRequest(question="Is the Apollo launch streamed on Twitch?", debug=True)
+    )
+
+    assert (response.abstained, response.abstain_reason) == (True, "not_mentioned")
+    assert response.answer.startswith('Your notes don\'t mention "Twitch"')
+    assert "projects/work/apollo.md" in {r.rel_path for r in response.references}
+    assert response.debug is not None
+    assert response.debug.missing_terms == ["Twitch"]
+    assert llm.calls == []
+
+
+def test_a_name_the_notes_do_mention_is_answered(make_engine: MakeEngine) -> None:
+    llm = ScriptedLLM(answer="The launch is at the Lisbon office [N1].")
+    engine = make_engine(llm=llm, ask={"folder_ranking": False})
+    response = engine.ask(AskRequest(question="Is the Apollo launch in Lisbon?", debug=True))
+    assert not response.abstained
+    assert response.debug is not None
+    assert response.debug.missing_terms == []

@@ -78,3 +78,34 @@ def test_it_is_registered_as_extractive() -> None:
     llm = create_llm("extractive", GenerationSettings())
     assert isinstance(llm, ExtractiveLLM)
     assert (llm.name, llm.model_id) == ("extractive", "extractive")
+
+
+def test_image_link_definition_and_bare_link_lines_are_never_quoted() -> None:
+    source = ContextSource(
+        "N1",
+        "notes",
+        "graph.md",
+        "# Graph",
+        "![graph view of the launch](assets/graph-launch.gif)\n"
+        "[launch-graph]: https://example.com/launch-graph\n"
+        "[The launch graph](https://example.com/graph)\n"
+        "The launch graph shows every note linked to the launch.",
+    )
+    answer = ExtractiveLLM().generate(
+        GenerationRequest(
+            messages=(), question="What does the launch graph show?", sources=(source,)
+        )
+    )
+    assert "gif" not in answer
+    assert "https://" not in answer
+    assert "The launch graph shows every note linked to the launch [N1]." in answer
+
+
+def test_two_sentences_of_one_section_cite_it_once() -> None:
+    first = ContextSource("N1", "notes", "a.md", "# A > ## Launch", "The launch is in March.")
+    second = ContextSource("N2", "notes", "a.md", "# A > ## Launch", "The launch moved to April.")
+    answer = ExtractiveLLM().generate(
+        GenerationRequest(messages=(), question="When is the launch?", sources=(first, second))
+    )
+    assert "[N2]" not in answer
+    assert answer.count("[N1]") == 2

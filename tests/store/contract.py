@@ -366,6 +366,29 @@ class StoreContract:
     ) -> None:
         store.lexical_search(query, SearchFilter(), 10)
 
+    def test_mentions_are_phrases_found_in_the_filter(
+        self, store: Store, corpus: dict[str, Vault]
+    ) -> None:
+        everywhere = SearchFilter()
+        wanted = ["atlas", "Work Plan", "plan work", "budgets", "zeppelin", "?!"]
+        assert store.mentions(wanted, everywhere) == {"atlas", "Work Plan", "budgets"}
+        other = SearchFilter(vault_ids=(corpus["other"].id,))
+        assert store.mentions(["atlas", "other vault"], other) == {"other vault"}
+        folder = SearchFilter(folders=("projects-old",))
+        assert store.mentions(["legacy", "atlas"], folder) == {"legacy"}
+
+    def test_recent_chunks_are_the_newest_notes_first(
+        self, store: Store, corpus: dict[str, Vault]
+    ) -> None:
+        main = SearchFilter(vault_ids=(corpus["main"].id,))
+        recent = store.recent_chunks(main, 2)
+        found = store.fetch_chunks(recent)
+        assert [found[rowid].rel_path for rowid in recent] == [
+            "root.md",
+            "projects-old/legacy.md",
+        ]
+        assert store.recent_chunks(main, 0) == []
+
     def test_lexical_search_of_nothing(self, store: Store, corpus: dict[str, Vault]) -> None:
         assert store.lexical_search("  ?! ", SearchFilter(), 10) == []
         assert store.lexical_search("budget", SearchFilter(), 0) == []

@@ -31,10 +31,11 @@ def rag_messages(
     history: Sequence[ChatMessage],
     system_prompt: str | None,
     detail: Detail = "normal",
+    absent: Sequence[str] = (),
 ) -> tuple[ChatMessage, ...]:
     """System prompt (the session's own, if any) with the citation rules, history, context;
-    ``detail`` sets the answer's length as in /ask."""
-    base = answer_messages(question, sources, "numbered", detail, history)
+    ``detail`` sets the answer's length as in /ask; ``absent`` as in ``answer_messages``."""
+    base = answer_messages(question, sources, "numbered", detail, history, absent)
     system = (system_prompt or SYSTEM_PROMPT) + NUMBERED_RULE + CHAT_RULE
     return (ChatMessage("system", system), *base[1:])
 

@@ -36,6 +36,7 @@ from notecite.pipeline import (
     place_quotes,
 )
 from notecite.retrieve.retriever import Candidate
+from notecite.retrieve.salient import not_mentioned_answer
 from notecite.retrieve.stage import Retrieved
 from notecite.retrieve.terms import query_terms
 from notecite.schemas.ask import MAX_QUESTION_CHARS, AbstainReason, AskRequest, DebugInfo, ErrorInfo
@@ -150,13 +151,21 @@ class ChatService:
             retrieval=_retrieval_meta(retrieved, settings, retrieval_ms),
             query=query.query,
         )
-        if settings.enable_rag and not kept:
-            text = NO_NOTES_ANSWER if retrieved and retrieved.empty_index else FALLBACK_ANSWER
+        missing = retrieved.missing.not_in_vaults if retrieved and kept else ()
+        if settings.enable_rag and (not kept or missing):
+            text = FALLBACK_ANSWER
+            if retrieved and retrieved.empty_index:
+                text = NO_NOTES_ANSWER
+            elif missing:
+                text = not_mentioned_answer(missing)
             if on_token is not None:
                 on_token(text)
             answer = CitedAnswer(text=text, outcome="fallback")
         else:
-            answer = self._answer(request, query.query, history, kept, settings, llm, on_token)
+            absent = retrieved.missing.not_in_context if retrieved else ()
+            answer = self._answer(
+                request, query.query, history, kept, settings, llm, on_token, absent
+            )
             if self._note_lines is not None:
                 place_quotes(answer, kept, self._note_lines)
         error = None
@@ -210,12 +219,15 @@ class ChatService:
         settings: SessionSettings,
         llm: LLM,
         on_token: TokenCallback | None,
+        absent: Sequence[str] = (),
     ) -> CitedAnswer:
         """The answer through the one answer path, with history and the session's prompt."""
 
         def prompt(sources: Sequence[ContextSource]) -> tuple[ChatMessage, ...]:
             if settings.enable_rag:
-                return rag_messages(query, sources, history, settings.system_prompt, request.detail)
+                return rag_messages(
+                    query, sources, history, settings.system_prompt, request.detail, absent
+                )
             return plain_messages(request.message, history, settings.system_prompt)
 
         return answer_with_citations(
@@ -297,6 +309,8 @@ def _abstain_reason(
         return None
     if retrieved is not None and retrieved.empty_index:
         return "no_notes"
+    if retrieved is not None and retrieved.kept and retrieved.missing.not_in_vaults:
+        return "not_mentioned"
     return "insufficient_information" if answer.sources else "no_relevant_context"
 
 

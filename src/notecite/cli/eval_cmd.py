@@ -10,7 +10,7 @@ import click
 
 from notecite.cli.state import CliState, pass_state
 from notecite.evaluate.beir import DEFAULT_PIPELINES, PIPELINES, run_beir
-from notecite.evaluate.qa import run_qa
+from notecite.evaluate.qa import run_qa, write_records
 
 
 @click.group("eval")
@@ -75,33 +75,82 @@ def eval_beir(
     "data",
     required=True,
     type=click.Path(dir_okay=False, exists=True, path_type=Path),
-    help='JSONL lines {"question", "answerable", "gold_files", "must_contain"}.',
+    help="JSONL questions (bench/qa/README.md describes the format).",
 )
 @click.option(
     "--vault",
-    required=True,
-    help="A folder of notes (indexed into <home>/eval/) or a registered vault's name.",
+    "vaults",
+    multiple=True,
+    help="NAME=FOLDER for a vault the questions name (default: vaults.json beside the data "
+    "file, else the registered vault); or one FOLDER_OR_NAME for lines that name no vault. "
+    "Folders are indexed into <home>/eval/qa-<name>.db.",
 )
-@click.option("-k", "k", default=5, show_default=True, help="Files counted by hit@k.")
+@click.option(
+    "--split",
+    type=click.Choice(["dev", "test", "all"]),
+    default="all",
+    show_default=True,
+    help="Which questions to ask (tune on dev only).",
+)
+@click.option("--limit", type=click.IntRange(min=1), default=None, help="Ask only the first N.")
+@click.option("-k", "k", default=5, show_default=True, help="Files counted by gold retrieved.")
 @click.option("--llm", default=None, help="LLM provider that answers (default: configured).")
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Write one JSON line per question (answer, references, abstention, timings).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @pass_state
 def eval_qa(
-    state: CliState, data: Path, vault: str, k: int, llm: str | None, as_json: bool
+    state: CliState,
+    data: Path,
+    vaults: tuple[str, ...],
+    split: str,
+    limit: int | None,
+    k: int,
+    llm: str | None,
+    out: Path | None,
+    as_json: bool,
 ) -> None:
-    """Ask questions with known answers; report hit@k, answer rate, abstention and citations."""
-    report = run_qa(state.settings, data, vault, k, llm, progress=lambda m: click.echo(m, err=True))
+    """Ask questions with known answers and score the answers per kind of question.
+
+    Reports gold note cited, gold retrieved, must-contain, wrongly abstained, abstained and
+    wall time, per kind and overall.
+    """
+    run = run_qa(
+        state.settings,
+        data,
+        vaults,
+        k=k,
+        llm=llm,
+        split=split,
+        limit=limit,
+        progress=lambda m: click.echo(m, err=True),
+    )
+    if out is not None:
+        write_records(run.records, out)
+    report = run.report
     if as_json:
-        click.echo(json.dumps(asdict(report), indent=2))
+        payload = {"split": split, "llms": run.llms, **asdict(report)}
+        click.echo(json.dumps(payload, indent=2))
         return
 
     def show(value: float | None) -> str:
-        return "n/a" if value is None else f"{value:.3f}"
+        return "n/a" if value is None else f"{value:.2f}"
 
-    click.echo(f"questions              {report.questions}")
-    click.echo(f"hit@{report.k:<19}{show(report.hit_at_k)}")
-    click.echo(f"answer rate            {show(report.answer_rate)}")
-    click.echo(f"abstention precision   {show(report.abstention_precision)}")
-    click.echo(f"abstention recall      {show(report.abstention_recall)}")
-    click.echo(f"citation hit rate      {show(report.citation_hit_rate)}")
-    click.echo(f"must-contain rate      {show(report.must_contain_rate)}")
+    def seconds(value: float | None) -> str:
+        return "n/a" if value is None else f"{value / 1000:.2f}"
+
+    click.echo(f"{report.questions} questions, split {split}, answered by {', '.join(run.llms)}")
+    click.echo(
+        f"{'group':<15}{'n':>4}{'cited':>7}{f'hit@{report.k}':>7}{'must':>7}"
+        f"{'wrong-abst':>11}{'abstained':>10}{'p50 s':>7}{'p95 s':>7}"
+    )
+    for g in report.groups:
+        click.echo(
+            f"{g.group:<15}{g.questions:>4}{show(g.gold_cited):>7}{show(g.gold_retrieved):>7}"
+            f"{show(g.must_contain):>7}{show(g.wrongly_abstained):>11}{show(g.abstained):>10}"
+            f"{seconds(g.p50_ms):>7}{seconds(g.p95_ms):>7}"
+        )

@@ -1,182 +1,277 @@
-"""`notecite eval qa`: ask questions with known answers of a vault and score the answers.
+"""`notecite eval qa`: ask the questions of a QA file (see :mod:`qa_data`) through
+``Engine.ask`` and score the answers (see :mod:`qa_metrics`).
 
-Each line of the data file is ``{"question", "answerable", "gold_files", "must_contain"}``:
-``gold_files`` are paths relative to the vault (a retrieved path matches when it equals one
-or ends with ``/`` + one), ``must_contain`` are strings a correct answer contains
-(case-insensitive). Metrics:
-
-- **hit@k**: answerable questions with gold files whose top ``k`` retrieved files (distinct,
-  in rank order) include a gold file, over those questions.
-- **answer rate**: questions answered (not abstained), over all questions.
-- **abstention precision**: unanswerable questions among the abstained ones;
-  **recall**: abstained ones among the unanswerable questions.
-- **citation hit rate**: answered answerable questions with gold files that cite a gold
-  file, over those questions.
-- **must-contain rate**: answered answerable questions with ``must_contain`` whose answer
-  holds every string, over those questions.
+Each question is asked of its vault (and folders). A vault is a folder of notes indexed into
+its own store, ``<home>/eval/qa-<vault>.db`` (a second run embeds nothing), or the name of a
+vault registered in the index. The folder of a vault named in the file comes from
+``--vault NAME=FOLDER``, else from ``vaults.json`` beside the data file (``{"name": "path"}``,
+paths relative to that file), else the registered vault of that name is used. Lines without
+a vault are asked of the bare ``--vault FOLDER_OR_NAME``.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 
 from notecite.config import Settings
 from notecite.engine import Engine
-from notecite.errors import ConfigError
+from notecite.errors import ConfigError, LLMError, VaultError
+from notecite.evaluate.beir import eval_settings
+from notecite.evaluate.qa_data import QaItem, load_qa, select
+from notecite.evaluate.qa_metrics import (
+    QaOutcome,
+    QaReport,
+    declined,
+    holds,
+    matches_gold,
+    score_qa,
+)
 from notecite.schemas.ask import AskRequest, AskResponse
 
+MANIFEST = "vaults.json"
+
 
 @dataclass(frozen=True)
-class QaItem:
-    """One question with what a right answer looks like."""
+class VaultTarget:
+    """Where the questions of one vault are asked: a folder (indexed into its own store)
+    or, when ``folder`` is None, the vault ``name`` of the configured index."""
 
+    name: str
+    folder: Path | None
+
+
+@dataclass(frozen=True)
+class QaRecord:
+    """One question as asked, for studying failures (one line of ``--out``)."""
+
+    id: str
+    kind: str
+    vault: str
+    split: str | None
     question: str
-    answerable: bool
-    gold_files: tuple[str, ...] = ()
-    must_contain: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class QaOutcome:
-    """What the engine did with one question."""
-
-    retrieved_files: tuple[str, ...]
-    cited_files: tuple[str, ...]
     answer: str
     abstained: bool
+    abstain_reason: str | None
+    counted_abstained: bool
+    gold_cited: bool | None
+    must_contain: bool | None
+    gold_files: list[str]
+    references: list[dict[str, Any]]
+    retrieved_files: list[str]
+    timings_ms: dict[str, float]
+    wall_ms: float
+    llm: str = ""
+    error: str | None = None
 
 
 @dataclass(frozen=True)
-class QaReport:
-    """The metrics (None where no question qualifies) and the counts behind them."""
+class QaRun:
+    """The report and the per-question records of one run."""
 
-    questions: int
-    k: int
-    hit_at_k: float | None
-    answer_rate: float | None
-    abstention_precision: float | None
-    abstention_recall: float | None
-    citation_hit_rate: float | None
-    must_contain_rate: float | None
-    counts: dict[str, int] = field(default_factory=dict)
+    report: QaReport
+    records: list[QaRecord] = field(default_factory=list)
+
+    @property
+    def llms(self) -> list[str]:
+        """The LLM providers that answered (as the debug output names them)."""
+        return list(dict.fromkeys(r.llm for r in self.records if r.llm))
 
 
-def load_qa(path: Path) -> list[QaItem]:
-    """Read the JSONL file; a malformed line is a ConfigError naming its number."""
-    if not path.is_file():
-        raise ConfigError(f"QA data file not found: {path}")
-    items = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            raw = json.loads(line)
-            items.append(
-                QaItem(
-                    question=str(raw["question"]),
-                    answerable=bool(raw["answerable"]),
-                    gold_files=tuple(str(g) for g in raw.get("gold_files") or ()),
-                    must_contain=tuple(str(m) for m in raw.get("must_contain") or ()),
-                )
+def parse_vault_options(options: Sequence[str]) -> tuple[dict[str, str], str | None]:
+    """``NAME=FOLDER`` options by name, and the one bare option (for lines without a vault)."""
+    named: dict[str, str] = {}
+    bare = None
+    for option in options:
+        name, sep, folder = option.partition("=")
+        if sep:
+            if not name or not folder:
+                raise ConfigError(f"--vault {option!r}: use NAME=FOLDER")
+            named[name] = folder
+        elif bare is not None:
+            raise ConfigError("give --vault FOLDER_OR_NAME once; name the others NAME=FOLDER")
+        else:
+            bare = option
+    return named, bare
+
+
+def resolve_targets(
+    items: Sequence[QaItem], data: Path, named: Mapping[str, str], bare: str | None
+) -> dict[str | None, VaultTarget]:
+    """The target of each vault the items name (key None: lines without a vault)."""
+    manifest = _manifest(data.parent / MANIFEST)
+    targets: dict[str | None, VaultTarget] = {}
+    for key in dict.fromkeys(i.vault for i in items):
+        if key is None:
+            if bare is None:
+                raise ConfigError("some questions name no vault: pass --vault FOLDER_OR_NAME")
+            folder = Path(bare).expanduser()
+            targets[None] = (
+                VaultTarget(folder.resolve().name or "vault", folder)
+                if folder.is_dir()
+                else VaultTarget(bare, None)
             )
-        except (ValueError, KeyError, TypeError) as exc:
-            raise ConfigError(f"{path}:{number}: not a QA line ({exc})") from exc
-    return items
+            continue
+        where = named.get(key) or manifest.get(key)
+        if where is None:
+            targets[key] = VaultTarget(key, None)
+            continue
+        folder = Path(where).expanduser()
+        if not folder.is_dir():
+            raise ConfigError(f"vault {key!r}: folder not found: {folder}")
+        targets[key] = VaultTarget(key, folder)
+    return targets
 
 
-def _matches(path: str, gold: Sequence[str]) -> bool:
-    clean = path.strip("/")
-    return any(clean == g.strip("/") or clean.endswith("/" + g.strip("/")) for g in gold)
-
-
-def _ratio(numerator: int, denominator: int) -> float | None:
-    return numerator / denominator if denominator else None
-
-
-def score_qa(items: Sequence[QaItem], outcomes: Sequence[QaOutcome], k: int) -> QaReport:
-    """The metrics of ``outcomes`` (one per item, in order)."""
-    if len(items) != len(outcomes):
-        raise ValueError("one outcome per item is needed")
-    pairs = list(zip(items, outcomes, strict=True))
-    with_gold = [(i, o) for i, o in pairs if i.answerable and i.gold_files]
-    hits = sum(_matches_any(o.retrieved_files[:k], i.gold_files) for i, o in with_gold)
-    answered = [(i, o) for i, o in pairs if not o.abstained]
-    abstained = [(i, o) for i, o in pairs if o.abstained]
-    unanswerable = [(i, o) for i, o in pairs if not i.answerable]
-    right_abstentions = sum(not i.answerable for i, _ in abstained)
-    cited_pool = [(i, o) for i, o in answered if i.answerable and i.gold_files]
-    cited_hits = sum(_matches_any(o.cited_files, i.gold_files) for i, o in cited_pool)
-    contain_pool = [(i, o) for i, o in answered if i.answerable and i.must_contain]
-    contain_hits = sum(
-        all(m.lower() in o.answer.lower() for m in i.must_contain) for i, o in contain_pool
-    )
-    return QaReport(
-        questions=len(pairs),
-        k=k,
-        hit_at_k=_ratio(hits, len(with_gold)),
-        answer_rate=_ratio(len(answered), len(pairs)),
-        abstention_precision=_ratio(right_abstentions, len(abstained)),
-        abstention_recall=_ratio(right_abstentions, len(unanswerable)),
-        citation_hit_rate=_ratio(cited_hits, len(cited_pool)),
-        must_contain_rate=_ratio(contain_hits, len(contain_pool)),
-        counts={
-            "answerable_with_gold": len(with_gold),
-            "answered": len(answered),
-            "abstained": len(abstained),
-            "unanswerable": len(unanswerable),
-        },
-    )
-
-
-def _matches_any(paths: Sequence[str], gold: Sequence[str]) -> bool:
-    return any(_matches(p, gold) for p in paths)
-
-
-def outcome_of(response: AskResponse) -> QaOutcome:
-    """Files in retrieval rank order (distinct) and cited files, from a debug response."""
-    chunks = response.debug.retrieved_chunks if response.debug else []
-    retrieved = tuple(dict.fromkeys(c.rel_path for c in chunks))
-    cited = tuple(dict.fromkeys(r.rel_path for r in response.references if not response.abstained))
-    return QaOutcome(retrieved, cited, response.answer, response.abstained)
+def _manifest(path: Path) -> dict[str, Path]:
+    if not path.is_file():
+        return {}
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+    except ValueError as exc:
+        raise ConfigError(f"{path} is not JSON: {exc}") from exc
+    if not isinstance(raw, dict):
+        raise ConfigError(f"{path}: expected an object of vault name -> folder")
+    return {str(name): path.parent / str(folder) for name, folder in raw.items()}
 
 
 def run_qa(
     settings: Settings,
     data: Path,
-    vault: str,
+    vaults: Sequence[str] = (),
+    *,
     k: int = 5,
     llm: str | None = None,
+    split: str = "all",
+    limit: int | None = None,
     progress: Callable[[str], None] = lambda message: None,
-) -> QaReport:
-    """Ask every question of ``data`` against ``vault`` and score the answers.
+) -> QaRun:
+    """Ask every selected question of ``data`` and score the answers.
 
-    ``vault`` is a folder (indexed into its own store under ``<home>/eval/``) or the name
-    of a vault already registered in the index.
+    Args:
+        settings: the merged settings (its home holds the evaluation stores).
+        data: the JSONL file of questions.
+        vaults: ``--vault`` options: ``NAME=FOLDER``, and at most one bare folder or vault
+            name for lines that name no vault.
+        k: files counted by "gold retrieved".
+        llm: the LLM provider that answers (default: the configured one).
+        split: ``dev``, ``test`` or ``all``.
+        limit: ask only the first ``limit`` selected questions.
+        progress: receives one line per indexing report and per question.
     """
-    items = load_qa(data)
-    folder = Path(vault).expanduser()
-    if folder.is_dir():
-        name = folder.resolve().name or "vault"
-        path = settings.home / "eval" / f"qa-{name}.db"
-        settings = settings.model_copy(
-            update={"store": settings.store.model_copy(update={"path": path})}
-        )
-    with Engine(settings) as engine:
-        if folder.is_dir():
-            if engine.store.get_vault(name) is None:
-                engine.add_vault(name, folder)
-            for report in engine.index(name):
-                progress(report.summary())
-        else:
-            name = engine.vault(vault).name
-        outcomes = []
-        for number, item in enumerate(items, start=1):
-            response = engine.ask(
-                AskRequest(question=item.question, vaults=[name], debug=True, llm=llm)
+    items = select(load_qa(data), split, limit)
+    named, bare = parse_vault_options(vaults)
+    targets = resolve_targets(items, data, named, bare)
+    outcomes: dict[str, QaOutcome] = {}
+    records: dict[str, QaRecord] = {}
+    done = 0
+    for key, target in targets.items():
+        group = [i for i in items if i.vault == key]
+        with _open_engine(settings, target, progress) as engine:
+            engine.embedder.embed_query("warm-up")  # loads the model outside the timings
+            for item in group:
+                outcome, record = _ask(engine, target.name, item, llm)
+                outcomes[item.id], records[item.id] = outcome, record
+                done += 1
+                state = "abstained" if record.counted_abstained else "answered"
+                progress(f"{done}/{len(items)} {item.id} {state} {record.wall_ms / 1000:.1f} s")
+    ordered = [outcomes[i.id] for i in items]
+    return QaRun(score_qa(items, ordered, k), [records[i.id] for i in items])
+
+
+def _open_engine(
+    settings: Settings, target: VaultTarget, progress: Callable[[str], None]
+) -> Engine:
+    if target.folder is None:
+        engine = Engine(settings)
+        if engine.store.get_vault(target.name) is None:
+            engine.close()
+            raise VaultError(
+                f"vault {target.name!r} is neither registered nor given a folder: pass "
+                f"--vault {target.name}=FOLDER, or list it in {MANIFEST} beside the data file"
             )
-            outcomes.append(outcome_of(response))
-            progress(f"{number}/{len(items)} {'abstained' if response.abstained else 'answered'}")
-    return score_qa(items, outcomes, k)
+        return engine
+    engine = Engine(eval_settings(settings, f"qa-{target.name}"))
+    try:
+        wanted = target.folder.expanduser().resolve()
+        known = engine.store.get_vault(target.name)
+        if known is not None and known.path != wanted:
+            progress(f"{target.name}: the folder moved to {wanted}; indexing it afresh")
+            engine.remove_vault(target.name)
+            known = None
+        if known is None:
+            engine.add_vault(target.name, wanted)
+        progress(f"indexing {target.name} (only new or changed notes are embedded)")
+        for report in engine.index(target.name):
+            progress(report.summary())
+    except BaseException:
+        engine.close()
+        raise
+    return engine
+
+
+def _ask(engine: Engine, vault: str, item: QaItem, llm: str | None) -> tuple[QaOutcome, QaRecord]:
+    request = AskRequest(
+        question=item.question, vaults=[vault], folders=list(item.folders), debug=True, llm=llm
+    )
+    started = time.perf_counter()
+    error = None
+    try:
+        response = engine.ask(request)
+    except LLMError as exc:  # one failing answer is a data point, not the end of the run
+        response = AskResponse(answer="", abstained=True)
+        error = f"{type(exc).__name__}: {exc}"
+    wall_ms = (time.perf_counter() - started) * 1000
+    outcome = outcome_of(response, wall_ms)
+    if response.error is not None and error is None:
+        error = f"{response.error.type}: {response.error.message}"
+    record = QaRecord(
+        id=item.id,
+        kind=item.kind_or_default,
+        vault=vault,
+        split=item.split,
+        question=item.question,
+        answer=response.answer,
+        abstained=response.abstained,
+        abstain_reason=response.abstain_reason,
+        counted_abstained=declined(item, outcome),
+        gold_cited=(
+            not outcome.abstained
+            and any(matches_gold(p, item.gold_files) for p in outcome.cited_files)
+            if item.answerable and item.gold_files
+            else None
+        ),
+        must_contain=(
+            not outcome.abstained and holds(outcome.answer, item.must_contain)
+            if item.answerable and item.must_contain
+            else None
+        ),
+        gold_files=list(item.gold_files),
+        references=[r.model_dump(mode="json") for r in response.references],
+        retrieved_files=list(outcome.retrieved_files),
+        timings_ms=response.debug.timings_ms.model_dump() if response.debug else {},
+        wall_ms=round(wall_ms, 1),
+        llm=response.debug.llm if response.debug else "",
+        error=error,
+    )
+    return outcome, record
+
+
+def outcome_of(response: AskResponse, wall_ms: float = 0.0) -> QaOutcome:
+    """Files in retrieval rank order (distinct) and cited files, from a debug response."""
+    chunks = response.debug.retrieved_chunks if response.debug else []
+    retrieved = tuple(dict.fromkeys(c.rel_path for c in chunks))
+    cited = tuple(dict.fromkeys(r.rel_path for r in response.references))
+    return QaOutcome(retrieved, cited, response.answer, response.abstained, wall_ms)
+
+
+def write_records(records: Sequence[QaRecord], path: Path) -> None:
+    """One JSON line per question."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w", encoding="utf-8") as out:
+        for record in records:
+            out.write(json.dumps(asdict(record), ensure_ascii=False) + "\n")

@@ -16,6 +16,11 @@ from notecite.generate.prompts import TOP_OF_NOTE, as_data
 from notecite.retrieve.terms import query_terms, stem
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+# Lines that are not prose: images, link definitions, a bare link, tags, table rules.
+_NOT_PROSE = re.compile(
+    r"^(!\[[^\]]*\]\([^)]*\)|\[[^\]]+\]:\s*\S+.*|\[[^\]]*\]\([^)]*\)|<[^>]+>|[|:\- ]+)$"
+)
+_IMAGE = re.compile(r"!\[[^\]]*\]\([^)]*\)")
 LABEL = "Extractive answer (sentences quoted from your notes):"
 
 
@@ -49,21 +54,35 @@ class ExtractiveLLM:
 
     def generate(self, request: GenerationRequest) -> str:
         terms = {stem(t) for t in query_terms(request.question)}
+        # a sentence must share this many of the question's terms to count as answering it
+        needed = 1 if len(terms) <= 2 else 2
         scored: list[tuple[float, int, str, ContextSource]] = []
         for rank, source in enumerate(request.sources):
             body = "\n".join(ln for ln in source.text.split("\n") if not ln.startswith("#"))
             for sentence in _SENTENCE.split(body):
-                clean = sentence.strip().lstrip("-*").strip()
+                clean = _IMAGE.sub("", sentence).strip().lstrip("-*>").strip()
+                if len(clean) <= 12 or _NOT_PROSE.match(clean):
+                    continue
                 words = {stem(w) for w in query_terms(clean)}
                 overlap = len(terms & words)
-                if overlap and len(clean) > 12:
+                if overlap >= needed:
                     scored.append((overlap / (1 + 0.02 * len(words)), -rank, clean, source))
         if not scored:
             return FALLBACK_ANSWER
         scored.sort(key=lambda s: (s[0], s[1]), reverse=True)
         picked = scored[: self._max_sentences]
+        # one citation per section: sentences of one section cite its first block
+        first: dict[tuple[str, str, str], ContextSource] = {}
+        for _, _, _, source in sorted(picked, key=lambda p: -p[1]):
+            first.setdefault((source.vault, source.rel_path, source.heading_path), source)
         body = " ".join(
-            _cited(as_data(text).rstrip(), _citation(source, request.citation_style))
+            _cited(
+                as_data(text).rstrip(),
+                _citation(
+                    first[(source.vault, source.rel_path, source.heading_path)],
+                    request.citation_style,
+                ),
+            )
             for _, _, text, source in picked
         )
         return f"{LABEL}\n{body}"

@@ -261,7 +261,9 @@ class Grounder:
         if not claim.cids or not any(c in by_cid for c in claim.cids):
             return GroundedClaim(claim, "neutral")
         cid = next(c for c in claim.cids if c in by_cid)
-        wanted = content_terms(question) or content_terms(claim.body)
+        # The line the marker points to: the claim's own words first, then the question's.
+        wanted = {**content_terms(question)}
+        wanted.update({t: 2 * w for t, w in content_terms(claim.body).items()})
         scored = [
             (_score(wanted, _line_terms(text)), text, line) for text, line in lines.get(cid, [])
         ]

@@ -88,13 +88,19 @@ def answer_messages(
     citation_style: str,
     detail: str,
     history: Sequence[ChatMessage] = (),
+    absent: Sequence[str] = (),
 ) -> tuple[ChatMessage, ...]:
-    """System prompt, earlier turns, then the context and the question."""
+    """System prompt, earlier turns, then the context and the question; ``absent`` names
+    terms of the question that the context does not mention."""
     rule = CITE_REMINDER if citation_style == "numbered" else ""
+    gap = ""
+    if absent:
+        named = ", ".join(f'"{as_data(t)}"' for t in absent)
+        gap = f"\nThe notes above do not mention {named}: say so, and claim nothing about it."
     user = (
         f"{context_block(sources, citation_style)}\n\n"
         f"Question: {question}\n"
-        f"{DETAIL_HINTS.get(detail, DETAIL_HINTS['normal'])}{rule}"
+        f"{DETAIL_HINTS.get(detail, DETAIL_HINTS['normal'])}{rule}{gap}"
     )
     return (
         ChatMessage("system", system_prompt(citation_style)),

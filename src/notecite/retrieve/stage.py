@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from notecite.config import AskSettings
 from notecite.embed.base import Embedder, Vectors
-from notecite.errors import EmbeddingError
+from notecite.errors import EmbeddingError, StoreError
 from notecite.generate.base import LLM
 from notecite.retrieve.autok import automatic_k
 from notecite.retrieve.autorag import AutoRag, AutoRagOptions
@@ -30,6 +30,7 @@ from notecite.retrieve.folders import (
 from notecite.retrieve.rerank import final_score, lexical_score
 from notecite.retrieve.rerankers.base import Reranker
 from notecite.retrieve.retriever import Candidate, Retrieval, RetrievalOptions, Retriever
+from notecite.retrieve.salient import MissingTerms, salient_terms, variants
 from notecite.retrieve.timehints import TimeRange, parse_time_hint
 from notecite.schemas.ask import AskRequest, AutoRagMode, DebugInfo, FolderSelection
 from notecite.store.base import Store
@@ -49,6 +50,7 @@ class Retrieved:
         strategy: the fusion strategy that ranked them, or ``recent_notes``.
         k: the K chosen for this question.
         empty_index: the searched vaults hold no notes at all.
+        missing: salient terms of the question absent from the vaults or from ``kept``.
         debug: notes, timings, folder selection and the auto-RAG record.
     """
 
@@ -58,6 +60,7 @@ class Retrieved:
     k: int = 0
     empty_index: bool = False
     debug: DebugInfo = field(default_factory=DebugInfo)
+    missing: MissingTerms = field(default_factory=MissingTerms)
 
 
 logger = logging.getLogger(__name__)
@@ -297,7 +300,12 @@ class RetrievalStage:
             request, retriever, query, scopes, time_range, retrieval, kept, k, debug
         )
         timings.auto_rag = (time.perf_counter() - t) * 1000
-        return self._finish(retrieval.candidates, kept, self._options.strategy, k, debug)
+        found = self._finish(retrieval.candidates, kept, self._options.strategy, k, debug)
+        if kept:
+            found.missing = self._missing(request.question, kept)
+            debug.missing_terms = list(found.missing.not_in_vaults)
+            debug.absent_from_context = list(found.missing.not_in_context)
+        return found
 
     def search(self, question: str, folders: Sequence[str], limit: int) -> list[Candidate]:
         """The top ``limit`` candidates of the given folders (else of each vault), ranked as
@@ -350,6 +358,26 @@ class RetrievalStage:
         ]
         found.sort(key=lambda c: c.chunk.note_date.timestamp() if c.chunk.note_date else 0.0)
         return list(reversed(found))[:k]
+
+    def _missing(self, question: str, kept: Sequence[Candidate]) -> MissingTerms:
+        """Salient terms of ``question`` that no chunk of the vaults, or of ``kept``, holds."""
+        salient = salient_terms(question)
+        if not salient:
+            return MissingTerms()
+        flt = SearchFilter(vault_ids=tuple(v.id for v in self._vaults))
+        asked = {t: variants(t) for t in salient}
+        try:
+            found = self._store.mentions([v for vs in asked.values() for v in vs], flt)
+        except StoreError:
+            return MissingTerms(tuple(salient))
+        absent = tuple(t for t, vs in asked.items() if not found.intersection(vs))
+        context = " ".join(" ".join(c.chunk.text.split()) for c in kept).lower()
+        unseen = tuple(
+            t
+            for t, vs in asked.items()
+            if t not in absent and not any(" ".join(v.split()).lower() in context for v in vs)
+        )
+        return MissingTerms(tuple(salient), absent, unseen)
 
     def _finish(
         self,

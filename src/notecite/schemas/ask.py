@@ -9,7 +9,11 @@ from pydantic import BaseModel, ConfigDict, Field
 Detail = Literal["brief", "normal", "detailed"]
 CitationStyle = Literal["numbered", "file_section"]
 AbstainReason = Literal[
-    "no_relevant_context", "insufficient_information", "ambiguous_question", "no_notes"
+    "no_relevant_context",
+    "insufficient_information",
+    "ambiguous_question",
+    "no_notes",
+    "not_mentioned",
 ]
 AutoRagMode = Literal["off", "auto", "always"]
 
@@ -149,6 +153,12 @@ class DebugInfo(BaseModel):
     timings_ms: Timings = Field(default_factory=Timings)
     invalid_citations: list[str] = Field(default_factory=list)
     claims: list[ClaimCheck] = Field(default_factory=list)
+    missing_terms: list[str] = Field(
+        default_factory=list, description="salient terms of the question no note mentions"
+    )
+    absent_from_context: list[str] = Field(
+        default_factory=list, description="salient terms in the notes but not in the context"
+    )
     uncited_references: bool = False
     notes: list[str] = Field(default_factory=list)
     llm: str = ""

@@ -99,6 +99,9 @@ class Store(Protocol):
       ``vector_scores`` returns the dense score. A store that does not keep them treats
       every w as 0.
     - ``tenant_id`` is the tenant whose rows the store reads and writes (1: the default).
+    - ``recent_chunks`` gives the first chunk of each of the most recently dated notes in the
+      filter, newest first; ``mentions`` gives the phrases (words in order, matched as the
+      full-text index matches words) that occur in at least one chunk in the filter.
     """
 
     keeps_sentence_vectors: bool
@@ -158,6 +161,8 @@ class Store(Protocol):
     def fetch_chunks(self, rowids: Sequence[int]) -> dict[int, StoredChunk]: ...
 
     def recent_chunks(self, flt: SearchFilter, limit: int) -> list[int]: ...
+
+    def mentions(self, phrases: Sequence[str], flt: SearchFilter) -> set[str]: ...
 
     def vault_status(self) -> list[VaultStatus]: ...
 

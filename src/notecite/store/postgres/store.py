@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
@@ -39,6 +40,8 @@ from notecite.store.rows import (
 from notecite.types import Chunk, ChunkHit, FailedFile, NoteRecord, SearchFilter, Vault, VaultStatus
 
 logger = logging.getLogger(__name__)
+
+_PHRASE_WORD = re.compile(r"[^\W_]+", re.UNICODE)
 
 # Held while an HNSW index is created, so that two writers do not race to create it.
 _INDEX_LOCK = 0x6E6F746563697469  # "notecit" + "i"
@@ -555,6 +558,21 @@ class PostgresStore:
         with self._tx() as conn:
             rows = conn.execute(*lexical_query(self.tenant_id, tsquery, flt, limit)).fetchall()
         return [ChunkHit(int(r[0]), float(r[1])) for r in rows]
+
+    def mentions(self, phrases: Sequence[str], flt: SearchFilter) -> set[str]:
+        where, params = filter_sql(flt)
+        join = "JOIN notes n ON n.tenant_id = c.tenant_id AND n.id = c.note_id"
+        query = sql.SQL(
+            "SELECT 1 FROM chunks c " + join + " "
+            "WHERE c.tenant_id = %s AND c.tsv @@ phraseto_tsquery('english', %s) {} LIMIT 1"
+        ).format(where)
+        found = set()
+        with self._tx() as conn:
+            for phrase in phrases:
+                words = " ".join(_PHRASE_WORD.findall(phrase))
+                if words and conn.execute(query, [self.tenant_id, words, *params]).fetchone():
+                    found.add(phrase)
+        return found
 
     def recent_chunks(self, flt: SearchFilter, limit: int) -> list[int]:
         """The first chunk of each of the ``limit`` most recently dated notes in ``flt``."""

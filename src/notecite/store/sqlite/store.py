@@ -520,6 +520,21 @@ class SQLiteStore:
                 raise StoreError(f"recent notes query failed: {exc}") from exc
         return [int(r[0]) for r in rows]
 
+    def mentions(self, phrases: Sequence[str], flt: SearchFilter) -> set[str]:
+        found = set()
+        with self.db.read() as conn:
+            for phrase in phrases:
+                words = [w.lower() for w in _FTS_TOKEN.findall(phrase)]
+                if not words:
+                    continue
+                match = '"' + " ".join(w.replace('"', '""') for w in words) + '"'
+                try:
+                    if conn.execute(*_lexical_sql(self.tenant_id, match, flt, 1)).fetchone():
+                        found.add(phrase)
+                except sqlite3.OperationalError as exc:
+                    raise StoreError(f"full-text search failed: {exc}") from exc
+        return found
+
     def lexical_search(self, query: str, flt: SearchFilter, limit: int) -> list[ChunkHit]:
         match = fts_query(query)
         if not match or limit <= 0:

@@ -1,0 +1,97 @@
+"""Salient terms of a question: the names, products, commands, options, versions and code
+spans whose absence from the notes means the notes cannot answer it.
+
+A near miss ("Does Foam sync with Logseq?") is on topic, so retrieval finds close notes and a
+small model answers from them with confidence. The cheap, strong sign is a salient term that
+occurs nowhere in the searched vaults: the full-text index answers that in a few milliseconds
+(:meth:`notecite.store.base.Store.mentions`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from notecite.retrieve.terms import STOPWORDS
+
+_CODE = re.compile(r"`([^`\n]{2,80})`")
+_QUOTED = re.compile(r"[\"\u201c]([^\"\u201d\n]{2,60})[\"\u201d]")
+_TOKEN = re.compile(r"(?<![\w@-])(?:--?|[@#])?[^\W_][\w]*(?:[./:_+-][\w]+)*[+#]*", re.UNICODE)
+_CAMEL = re.compile(r"[a-z][A-Z]|[A-Z]{2,}[a-z]")
+# Capitalised words that start questions or are common in them, never names.
+_COMMON_TEXT = """
+what when where which who whom whose why how is are was were do does did can could
+should would will shall may might must have has had the a an i my our your in on at for
+from with about into if please tell show list give explain describe compare yes no ok hi
+hello thanks is there any anything something
+"""
+_COMMON = frozenset(_COMMON_TEXT.split())
+
+
+@dataclass(frozen=True)
+class MissingTerms:
+    """Salient terms of a question that the notes lack.
+
+    Attributes:
+        salient: every salient term of the question.
+        not_in_vaults: terms that occur in no chunk of the searched vaults.
+        not_in_context: terms that occur in the vaults but in none of the kept chunks.
+    """
+
+    salient: tuple[str, ...] = ()
+    not_in_vaults: tuple[str, ...] = ()
+    not_in_context: tuple[str, ...] = ()
+
+
+def salient_terms(question: str) -> list[str]:
+    """Names, products, commands, options, versions and code spans of ``question``.
+
+    A term is a code span or a quoted phrase; a token with inner punctuation or digits
+    (``v0.19``, ``foam.graph.style``, ``--force``, ``C++``); a CamelCase or all-caps token
+    (``GitHub``, ``PDF``); or a capitalised word that does not start the question or a
+    sentence (``Logseq`` in "Can Foam import from Logseq?").
+    """
+    found: list[str] = []
+    for pattern in (_CODE, _QUOTED):
+        found.extend(m.group(1).strip() for m in pattern.finditer(question))
+    plain = _QUOTED.sub(" ", _CODE.sub(" ", question))
+    for match in _TOKEN.finditer(plain):
+        token = match.group(0).rstrip(".:-")
+        lower = token.lower()
+        if len(token) < 2 or lower in STOPWORDS or lower in _COMMON:
+            continue
+        if _is_salient(token, plain, match.start()):
+            found.append(token)
+    return list(dict.fromkeys(found))
+
+
+def _is_salient(token: str, text: str, start: int) -> bool:
+    if any(ch.isdigit() for ch in token) and any(ch.isalpha() for ch in token):
+        return True  # v0.19, mp3, 2fa
+    if token.isdigit():
+        return len(token) >= 3 and not (1900 <= int(token) <= 2100)  # not a year or a count
+    if any(ch in token for ch in "./:_+#@"):
+        return not all(len(part) <= 1 for part in re.split(r"[./:]", token))  # not "e.g"
+    if token.startswith("-"):
+        return True  # a command-line option
+    if "-" in token:
+        return any(ch.isupper() for ch in token)  # "Foam-Lite", not "follow-up"
+    if _CAMEL.search(token) or (token.isupper() and len(token) >= 2):
+        return True
+    if token[0].isupper():
+        before = text[:start].rstrip()
+        return bool(before) and before[-1] not in ".!?:\n\"'(" and not before.endswith("``")
+    return False
+
+
+def variants(term: str) -> list[str]:
+    """Ways the notes may write ``term``: as is, and with CamelCase or dotted parts apart
+    (``VSCode`` -> ``VS Code``, ``filenameFormat`` -> ``filename Format``)."""
+    spaced = re.sub(r"(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", " ", term)
+    return list(dict.fromkeys([term, spaced]))
+
+
+def not_mentioned_answer(terms: tuple[str, ...]) -> str:
+    """The plain answer for salient terms the notes never mention."""
+    named = " or ".join(f'"{t}"' for t in terms[:3])
+    return f"Your notes don't mention {named}. The closest notes are listed below."

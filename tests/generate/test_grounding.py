@@ -1,0 +1,108 @@
+"""Claim-level grounding: each claim of an answer against the lines of its sources."""
+
+from __future__ import annotations
+
+from notecite.generate.base import ContextSource
+from notecite.generate.grounding import Grounder, content_terms, locate, split_claims
+
+SOURCES = (
+    ContextSource(
+        "N1",
+        "notes",
+        "apollo.md",
+        "# Apollo > ## Launch",
+        "## Launch\nThe Apollo launch is on March 14 at the Lisbon office.\n- Budget: 40000 euros",
+        line_start=3,
+    ),
+    ContextSource(
+        "N2",
+        "notes",
+        "risks.md",
+        "# Risks",
+        "A storm could delay the launch by a week.\n![chart](chart.png)\n[ref]: http://x.y",
+        line_start=1,
+    ),
+)
+
+
+def test_claims_keep_the_markers_written_after_their_stop() -> None:
+    claims = split_claims("It is on March 14. [N1] A storm could delay it [N2].\n- Budget [N1]")
+    assert [c.body for c in claims] == [
+        "It is on March 14.",
+        "A storm could delay it.",
+        "- Budget",
+    ]
+    assert [c.cids for c in claims] == [("N1",), ("N2",), ("N1",)]
+
+
+def test_numbers_and_code_spans_weigh_double_and_filler_is_left_out() -> None:
+    terms = content_terms("Yes, the `sync` mode uses port 8080 in Foam.")
+    assert terms["sync"] == 2.0
+    assert terms["8080"] == 2.0
+    assert terms["foam"] == 1.5
+    assert "yes" not in terms
+    assert "uses" not in terms
+
+
+def test_a_supported_claim_keeps_its_line_and_number() -> None:
+    grounding = Grounder().ground("The launch is on March 14 [N1].", SOURCES, "When is it?")
+    (claim,) = grounding.claims
+    assert claim.status == "supported"
+    assert claim.support is not None
+    assert claim.support.text == "The Apollo launch is on March 14 at the Lisbon office."
+    assert claim.support.line == 4  # the second line of a text that starts on line 3
+    assert grounding.text == "The launch is on March 14 [N1]."
+
+
+def test_a_wrong_number_is_not_supported_and_the_claim_goes() -> None:
+    answer = "The launch is on March 14 [N1]. The budget is 50000 euros [N1]."
+    grounding = Grounder().ground(answer, SOURCES, "Tell me about Apollo")
+    assert [c.status for c in grounding.claims] == ["supported", "unsupported"]
+    assert grounding.text == "The launch is on March 14 [N1]."
+    assert grounding.removed == 1
+
+
+def test_a_claim_supported_by_another_source_is_cited_to_it() -> None:
+    grounding = Grounder().ground("A storm could delay the launch [N1].", SOURCES, "Risks?")
+    (claim,) = grounding.claims
+    assert claim.status == "recited"
+    assert grounding.text == "A storm could delay the launch [N2]."
+
+
+def test_an_answer_with_no_supported_claim_has_no_text_left() -> None:
+    grounding = Grounder().ground("It works with Logseq [N1].", SOURCES, "Logseq?")
+    assert grounding.text == ""
+    assert grounding.cited == ()
+
+
+def test_a_lead_in_stays_and_image_and_link_definition_lines_never_support() -> None:
+    answer = "Here is what I found:\nThe launch is on March 14 [N1]. See the chart [N2]."
+    grounding = Grounder().ground(answer, SOURCES, "When is the launch?")
+    assert [c.status for c in grounding.claims] == ["neutral", "supported", "unsupported"]
+    assert grounding.text == "Here is what I found:\nThe launch is on March 14 [N1]."
+
+
+def test_a_marker_standing_for_content_is_repaired_from_its_source() -> None:
+    grounding = Grounder().ground("The budget is [N1].", SOURCES, "What is the Apollo budget?")
+    (claim,) = grounding.claims
+    assert claim.repaired
+    assert grounding.text == "The budget is: Budget: 40000 euros [N1]."
+
+
+def test_vectors_can_carry_a_paraphrase() -> None:
+    """With an embedder the cosine of claim and line counts too (here a fake that maps
+    every text to one direction, so every pair has cosine 1)."""
+    import numpy as np
+
+    def same(texts: object) -> np.ndarray:
+        return np.ones((len(list(texts)), 2), dtype=np.float32) / np.sqrt(2)  # type: ignore[arg-type]
+
+    text_only = Grounder().ground("Lisbon hosts the liftoff [N1].", SOURCES, "Where?")
+    with_vectors = Grounder(embed=same).ground("Lisbon hosts the liftoff [N1].", SOURCES, "Where?")
+    assert text_only.claims[0].score < with_vectors.claims[0].score
+
+
+def test_locate_finds_a_quote_in_the_note_lines() -> None:
+    lines = ["# Apollo", "", "## Launch", "", "The Apollo launch is on March 14."]
+    assert locate(lines, "The Apollo launch is on March 14.", 3, 5) == 5
+    assert locate(lines, "missing", 1, 5) is None

@@ -1,0 +1,32 @@
+"""Salient terms of a question: names, products, commands, options, versions, code spans."""
+
+from __future__ import annotations
+
+import pytest
+
+from notecite.retrieve.salient import salient_terms, variants
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("Can Foam import notes from Logseq?", ["Foam", "Logseq"]),
+        ("How do I set foam.openDailyNote.filenameFormat?", ["foam.openDailyNote.filenameFormat"]),
+        ("What changed in v0.19?", ["v0.19"]),
+        ("Is there a --force flag for publish?", ["--force"]),
+        ("Does `git push --tags` publish it?", ["git push --tags"]),
+        ("Is the PDF export in GitHub?", ["PDF", "GitHub"]),
+        ('What does "backlinks panel" show?', ["backlinks panel"]),
+        ("Where do I keep daily notes?", []),
+        ("What is the follow-up, e.g. for the review in 2024?", []),
+        ("When was it moved? Maria said so.", []),  # a sentence start is not a name
+    ],
+)
+def test_salient_terms(question: str, expected: list[str]) -> None:
+    assert salient_terms(question) == expected
+
+
+def test_variants_split_camel_case() -> None:
+    assert variants("VSCode") == ["VSCode", "VS Code"]
+    assert variants("filenameFormat") == ["filenameFormat", "filename Format"]
+    assert variants("logseq") == ["logseq"]
