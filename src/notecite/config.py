@@ -239,6 +239,8 @@ class ChatSettings(_Section):
 
 DEFAULT_TENANT = "default"
 TENANT_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,99}")
+# a host name or IPv4 address, '*.' + a domain, '*', or a bracketed IPv6 address (no port)
+ALLOWED_HOST = re.compile(r"\*|(?:\*\.)?[a-z0-9_-]+(?:\.[a-z0-9_-]+)*|\[[0-9a-f:.]+\]")
 """What a tenant name may look like (letters, digits, ``_``, ``.``, ``-``; at most 100)."""
 
 
@@ -254,6 +256,12 @@ class ServerSettings(_Section):
     where a tenant may add vaults over the API: a vault's folder, symlinks resolved, must lie
     under one of them. A server with keys refuses API vaults of a tenant with no roots; a
     keyless loopback server with no roots accepts any folder. The CLI is never restricted.
+
+    ``allowed_hosts`` are the host names (the request's ``Host`` header, any port) the server
+    answers besides the loopback ones (``localhost``, ``127.0.0.1``, ``[::1]``), which it always
+    answers: ``notes.example.org``, ``*.example.org`` for its subdomains, ``*`` for any. Left
+    empty, a server without API keys answers loopback names only (a web page cannot reach it
+    by DNS rebinding) and a server with keys answers any name.
     """
 
     host: str = "127.0.0.1"
@@ -273,6 +281,13 @@ class ServerSettings(_Section):
     )
     max_request_bytes: int = Field(
         default=1_000_000, ge=1024, description="larger request bodies are refused (413)"
+    )
+    allowed_hosts: list[str] = Field(
+        default_factory=list,
+        description=(
+            "host names answered besides localhost, 127.0.0.1 and [::1] ('*.example.org', "
+            "'*' for any); empty: loopback only without API keys, any host with keys"
+        ),
     )
     note_uri_template: str = Field(
         default="/view/{vault}/{path}?section={section}",
@@ -298,6 +313,13 @@ class ServerSettings(_Section):
             if secret in seen:
                 raise ValueError(f"an API key is given twice (tenant {tenant!r})")
             seen.add(secret)
+        self.allowed_hosts = [host.strip().lower().rstrip(".") for host in self.allowed_hosts]
+        for host in self.allowed_hosts:
+            if not ALLOWED_HOST.fullmatch(host):
+                raise ValueError(
+                    f"invalid entry {host!r} in server.allowed_hosts: give a host name without "
+                    "scheme or port ('notes.example.org'), '*.example.org' or '*'"
+                )
         if DEFAULT_TENANT in self.tenant_vault_roots:
             raise ValueError("the default tenant's vault roots go in server.vault_roots")
         for tenant, roots in [(DEFAULT_TENANT, self.vault_roots), *self.tenant_vault_roots.items()]:
@@ -327,6 +349,12 @@ class ServerSettings(_Section):
         if roots:
             return [root.expanduser() for root in roots]
         return [] if self.keys_by_tenant() else None
+
+    def answers_any_host(self) -> bool:
+        """Does the server answer every ``Host`` (``*`` listed, or keys and no list)?"""
+        if "*" in self.allowed_hosts:
+            return True
+        return not self.allowed_hosts and bool(self.keys_by_tenant())
 
     def keys_by_tenant(self) -> list[tuple[str, SecretStr]]:
         """Every configured key with the tenant it belongs to."""

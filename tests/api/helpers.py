@@ -17,7 +17,7 @@ from notecite.api import create_app
 from notecite.config import Settings
 from tests.generate.servers import chat_completion, send_json, send_lines, sse_events
 
-BASE_URL = "http://notecite.test"
+BASE_URL = "http://localhost"  # a loopback name: a keyless server answers no other
 
 
 @asynccontextmanager

@@ -27,7 +27,8 @@ async def test_the_openapi_document_lists_every_route(client: httpx.AsyncClient)
     for path in ("/health", "/ask", "/search", "/chat", "/vaults", "/vaults/{name}/index"):
         assert path in paths
     assert "/sessions/{session_id}/settings" in paths
-    assert (await client.get("/docs")).status_code == 200
+    # no interactive docs: they load their scripts from a CDN, which the page's policy forbids
+    assert (await client.get("/docs")).status_code == 404
 
 
 async def test_ask_answers_with_references(indexed: httpx.AsyncClient) -> None:

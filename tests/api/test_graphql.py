@@ -214,9 +214,15 @@ def test_unexpected_errors_are_masked_and_logged(caplog: pytest.LogCaptureFixtur
     assert levels["GraphQL error: no chat session 'x'"] == logging.DEBUG
 
 
-async def test_graphiql_and_openapi_list_the_new_routes(client: httpx.AsyncClient) -> None:
-    ide = await client.get("/graphql", headers={"Accept": "text/html"})
-    assert ide.status_code == 200
-    assert ide.headers["content-type"].startswith("text/html")
+async def test_graphql_is_post_only_and_openapi_lists_the_new_routes(
+    client: httpx.AsyncClient,
+) -> None:
+    # no GraphiQL page (its scripts come from a CDN) and no queries over GET
+    for accept in ("text/html", "application/json"):
+        ide = await client.get(
+            "/graphql", params={"query": "{ sessions { id } }"}, headers={"Accept": accept}
+        )
+        assert 400 <= ide.status_code < 500
+        assert set(ide.json()["error"]) == {"type", "message"}
     paths = (await client.get("/openapi.json")).json()["paths"]
     assert {"/graphql", "/v1/models", "/v1/chat/completions"} <= set(paths)

@@ -56,14 +56,30 @@ def browser(playwright: Playwright) -> Iterator[Browser]:
     chromium.close()
 
 
+def watch(tab: Page) -> list[str]:
+    """Collect the page's JavaScript errors and Content-Security-Policy refusals: a page that
+    needs the policy to stop something has let something through (or broken its own rule)."""
+    errors: list[str] = []
+
+    def add(text: str) -> None:
+        if text[:300] not in errors:
+            errors.append(text[:300])
+
+    tab.on("pageerror", lambda exc: add(str(exc)))
+    tab.on(
+        "console",
+        lambda message: add(message.text) if "Content Security Policy" in message.text else None,
+    )
+    return errors
+
+
 @pytest.fixture
 def page(browser: Browser, base_url: str) -> Iterator[Page]:
     """A fresh browser context (its own local storage) on a desktop-size screen."""
     context = browser.new_context(base_url=base_url, viewport={"width": 1280, "height": 860})
     context.set_default_timeout(10_000)
     tab = context.new_page()
-    errors: list[str] = []
-    tab.on("pageerror", lambda exc: errors.append(str(exc)))
+    errors = watch(tab)
     yield tab
     context.close()
-    assert not errors, f"JavaScript errors on the page: {errors}"
+    assert not errors, f"JavaScript errors or CSP refusals on the page: {errors}"

@@ -12,6 +12,7 @@ from playwright.sync_api import Browser, Locator, Page, expect
 from notecite.api import create_app
 from tests.api.test_socket import serving
 from tests.helpers import hash_settings
+from tests.web.conftest import watch
 
 pytestmark = pytest.mark.browser
 
@@ -285,52 +286,43 @@ def test_phone_width_keeps_the_page_usable(page: Page) -> None:
     expect(page.locator("#set-topk")).to_be_visible()
 
 
-@pytest.mark.parametrize(
-    ("source", "expected"),
-    [
-        ("<img src=x onerror=alert(1)>", "<p>&lt;img src=x onerror=alert(1)&gt;</p>"),
-        ("# Plan\n\n- **bold** and *it*\n- `a<b`", None),
-        ("[x](javascript:alert(1))", "<p>[x](javascript:alert(1))</p>"),
-        ('[ok](https://example.org/?a=1&b="2")', None),
-        ("Budget [N1] and `[N2]`", None),
-    ],
-)
-def test_the_markdown_renderer_escapes_html_first(
-    page: Page, source: str, expected: str | None
-) -> None:
-    page.goto("/logs")
-    html = page.evaluate("([s]) => markdown.render(s, {citations: true})", [source])
-    assert "<img" not in html
-    assert "<script" not in html
-    if expected is not None:
-        assert html == expected
-    if source.startswith("# Plan"):
-        assert html.startswith('<h1 id="plan">Plan</h1>')
-        assert "<li><strong>bold</strong> and <em>it</em></li>" in html
-        assert "<code>a&lt;b</code>" in html
-    if source.startswith("[ok]"):
-        assert html == (
-            '<p><a href="https://example.org/?a=1&amp;b=&quot;2&quot;" target="_blank" '
-            'rel="noopener">ok</a></p>'
-        )
-    if source.startswith("Budget"):
-        assert 'data-cid="N1"' in html  # a chip
-        assert "<code>[N2]</code>" in html  # code is left alone
-
-
-def test_with_api_keys_the_page_asks_for_a_key_and_keeps_it(
+def test_with_api_keys_the_page_signs_in_with_an_http_only_cookie(
     browser: Browser, tmp_path: Path
 ) -> None:
     settings = hash_settings(tmp_path / "home", server={"api_keys": ["a-long-secret"]})
     with serving(create_app(settings)) as url:
         context = browser.new_context(base_url=url)
         page = context.new_page()
+        errors = watch(page)
         page.goto("/")
         expect(page.locator("#api-key-bar")).to_be_visible()
         expect(page.locator("#toast")).to_contain_text("API key")
+        page.fill("#api-key", "a-wrong-guess")
+        page.locator("#api-key-form button").click()
+        expect(page.locator("#toast")).to_contain_text("missing or wrong API key")
+        expect(page.locator("#api-key-bar")).to_be_visible()
+
+        page.evaluate("localStorage.setItem('notecite.apiKey', 'an-old-stored-key')")
         page.fill("#api-key", "a-long-secret")
         page.locator("#api-key-form button").click()
         expect(page.locator("body")).to_have_attribute("data-ready", "true")
         expect(page.locator("#api-key-bar")).to_be_hidden()
         expect(page.locator("#session-title")).to_have_text("New chat")
+
+        # the key is nowhere a script could read it: not in storage, not in document.cookie
+        stored = page.evaluate("JSON.stringify(localStorage)")
+        assert "notecite.apiKey" not in stored
+        assert "secret" not in stored
+        assert page.evaluate("document.cookie") == ""
+        (cookie,) = context.cookies()
+        assert (cookie["name"], cookie["httpOnly"], cookie["sameSite"]) == (
+            "notecite_session",
+            True,
+            "Strict",
+        )
+        assert "a-long-secret" not in cookie["value"]
+        page.reload()  # still signed in
+        expect(page.locator("body")).to_have_attribute("data-ready", "true")
+        expect(page.locator("#api-key-bar")).to_be_hidden()
         context.close()
+        assert errors == []

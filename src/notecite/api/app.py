@@ -12,11 +12,16 @@ from contextlib import asynccontextmanager
 from fastapi import Depends, FastAPI
 
 from notecite import __version__
+from notecite.api.error_responses import JsonErrors
 from notecite.api.errors import install_error_handlers
 from notecite.api.graphql import graphql_router
+from notecite.api.headers import SecurityHeaders
+from notecite.api.hosts import TrustedHosts
 from notecite.api.limits import BodyLimit
+from notecite.api.request_guard import RequestGuard
 from notecite.api.routes import (
     ask,
+    auth,
     chat,
     health,
     notes,
@@ -38,13 +43,19 @@ def create_app(settings: Settings) -> FastAPI:
     ``/sessions`` (create, list, get, rename, delete, ``GET|PATCH .../settings``);
     ``GET /templates``, ``POST /templates/search`` (the library is indexed at start-up).
     ``GET /v1/models``, ``POST /v1/chat/completions`` (OpenAI-compatible, streamed or not);
-    ``/graphql`` (sessions with their RAG settings, chat; GraphiQL on GET).
-    ``GET /notes/{vault}/{path}`` (an indexed note's file), ``GET /vaults/{name}/folders``;
-    the web page at ``/`` (``/logs``, ``/indexing``, ``/view/...``, ``/static``).
-    OpenAPI at ``/docs``. When API keys are set (``server.api_keys``, ``server.tenant_keys``),
-    every route but /health needs ``Authorization: Bearer <key>``, and the key's tenant is
-    the only one whose vaults, notes and sessions the request sees. Reasoning templates are
-    a library shared by every tenant.
+    ``POST /graphql`` (sessions with their RAG settings, chat; depth, alias and size limits,
+    one ``sendMessage`` a request). ``GET /notes/{vault}/{path}`` (an indexed note's file),
+    ``GET /vaults/{name}/folders``; the web page at ``/`` (``/logs``, ``/indexing``,
+    ``/view/...``, ``/static``), which signs in with ``POST|DELETE /auth/session``.
+    OpenAPI at ``/openapi.json``. When API keys are set (``server.api_keys``,
+    ``server.tenant_keys``), every route but /health needs ``Authorization: Bearer <key>``
+    (or the page's session cookie), and the key's tenant is the only one whose vaults, notes
+    and sessions the request sees. Reasoning templates are a library shared by every tenant.
+
+    Every response carries a strict Content-Security-Policy and the other security headers
+    (:mod:`notecite.api.headers`); every error is JSON; a ``Host`` the server does not answer
+    (:mod:`notecite.api.hosts`), a NUL in the URL, and hostile JSON bodies
+    (:mod:`notecite.api.request_guard`) are refused before any route runs.
     """
 
     @asynccontextmanager
@@ -64,10 +75,19 @@ def create_app(settings: Settings) -> FastAPI:
         version=__version__,
         description="Answers from your notes, citing the exact file and section.",
         lifespan=lifespan,
+        # the interactive docs load their scripts from a CDN, which the page's policy forbids
+        docs_url=None,
+        redoc_url=None,
     )
     install_error_handlers(app)
+    # innermost first: the body is capped before the guard reads it; the headers go on last
+    app.add_middleware(RequestGuard)
     app.add_middleware(BodyLimit, max_bytes=settings.server.max_request_bytes)
+    app.add_middleware(TrustedHosts, server=settings.server)
+    app.add_middleware(JsonErrors)
+    app.add_middleware(SecurityHeaders)
     app.include_router(health.router)
+    app.include_router(auth.router)
     protected = [Depends(require_api_key)]
     for module in (ask, vaults, chat, sessions, templates, notes, openai_compat):
         app.include_router(module.router, dependencies=protected)

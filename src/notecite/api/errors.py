@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 from typing import Any, ClassVar
 
@@ -9,6 +10,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import Send
 
 from notecite.chat.errors import ChatError, SessionNotFoundError, TenantNotFoundError
 from notecite.errors import (
@@ -79,6 +81,29 @@ _LIBRARY_STATUS: tuple[tuple[type[NotecitError], int], ...] = (
 def error_body(type_: str, message: str) -> dict[str, Any]:
     """``{"error": {"type": ..., "message": ...}}``."""
     return {"error": {"type": type_, "message": message}}
+
+
+async def send_error(
+    send: Send,
+    status: int,
+    type_: str,
+    message: str,
+    headers: list[tuple[bytes, bytes]] | None = None,
+) -> None:
+    """Send an error response from ASGI middleware (outside the exception handlers)."""
+    body = json.dumps(error_body(type_, message)).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                *(headers or []),
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body, "more_body": False})
 
 
 def llm_failure_status(error_type: str) -> int:

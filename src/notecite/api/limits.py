@@ -8,9 +8,9 @@ middleware reads at most the cap, then hands the body on).
 
 from __future__ import annotations
 
-import json
-
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from notecite.api.errors import send_error
 
 
 class BodyLimit:
@@ -62,22 +62,5 @@ class BodyLimit:
         await self.app(scope, replay, send)
 
     async def _refuse(self, send: Send) -> None:
-        body = json.dumps(
-            {
-                "error": {
-                    "type": "PayloadTooLargeError",
-                    "message": f"the request body is over {self.max_bytes} bytes",
-                }
-            }
-        ).encode()
-        await send(
-            {
-                "type": "http.response.start",
-                "status": 413,
-                "headers": [
-                    (b"content-type", b"application/json"),
-                    (b"content-length", str(len(body)).encode()),
-                ],
-            }
-        )
-        await send({"type": "http.response.body", "body": body})
+        message = f"the request body is over {self.max_bytes} bytes"
+        await send_error(send, 413, "PayloadTooLargeError", message)

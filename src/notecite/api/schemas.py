@@ -26,6 +26,12 @@ class Health(BaseModel):
     version: str
 
 
+class PageSignIn(_Body):
+    """``POST /auth/session``: the API key the web page signs in with."""
+
+    key: str = Field(min_length=1, max_length=1000)
+
+
 class SearchRequest(_Body):
     """``POST /search``: the chunks that best match ``query``."""
 
@@ -78,7 +84,7 @@ class VaultCreate(_Body):
     """``POST /vaults``: register a folder of notes under a name."""
 
     name: str = Field(min_length=1, max_length=200)
-    path: str = Field(min_length=1)
+    path: str = Field(min_length=1, max_length=4096)
 
 
 class FailedFileOut(BaseModel):

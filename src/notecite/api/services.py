@@ -14,8 +14,9 @@ from typing import Annotated
 
 from fastapi import Depends, Request
 
-from notecite.api.errors import ForbiddenError, NotFoundError
+from notecite.api.errors import ForbiddenError, InvalidRequestError, NotFoundError
 from notecite.api.jobs import IndexJobs
+from notecite.api.page_session import COOKIE, tenant_of
 from notecite.api.security import tenant_for_key
 from notecite.chat.sessions import Sessions
 from notecite.config import DEFAULT_TENANT, Settings
@@ -26,6 +27,13 @@ from notecite.store.sessions import SessionStore
 from notecite.types import IndexReport
 
 SHUTDOWN_WAIT_S = 30.0  # how long shutdown waits for index runs before closing the store
+
+# Caps on what one request may scope a question to, and on paging: past them a request is
+# hostile or broken, and each name costs a clause of the search's SQL.
+MAX_SCOPE_VAULTS = 50
+MAX_SCOPE_FOLDERS = 200
+MAX_SCOPE_NAME_CHARS = 1000
+MAX_OFFSET = 1_000_000
 
 
 @dataclass
@@ -62,6 +70,26 @@ class Services:
         self.jobs.wait(SHUTDOWN_WAIT_S)
         self.session_store.close()
         self.engine.close()
+
+    def check_scope_size(self, vaults: Sequence[str], folders: Sequence[str]) -> None:
+        """InvalidRequestError when a request names too many vaults or folders, or too long
+        a name (the caps above)."""
+        for kind, names, cap in (
+            ("vaults", vaults, MAX_SCOPE_VAULTS),
+            ("folders", folders, MAX_SCOPE_FOLDERS),
+        ):
+            if len(names) > cap:
+                raise InvalidRequestError(f"at most {cap} {kind} per request ({len(names)} given)")
+            if any(len(name) > MAX_SCOPE_NAME_CHARS for name in names):
+                raise InvalidRequestError(
+                    f"a name in {kind} is over {MAX_SCOPE_NAME_CHARS} characters"
+                )
+
+    def check_scope(self, vaults: Sequence[str], folders: Sequence[str]) -> None:
+        """The caps of :meth:`check_scope_size`, then NotFoundError for the first name of
+        ``vaults`` that is not a vault."""
+        self.check_scope_size(vaults, folders)
+        self.require_vaults(vaults)
 
     def require_vaults(self, names: Sequence[str]) -> None:
         """NotFoundError for the first name that is not a vault."""
@@ -123,12 +151,16 @@ TenantsDep = Annotated[Tenants, Depends(get_tenants)]
 
 
 def request_tenant(request: Request, tenants: TenantsDep) -> str:
-    """The tenant of the request's bearer key (the default tenant when no key is set)."""
-    return tenant_for_key(
-        request.headers.get("authorization"),
-        tenants.settings.server.keys_by_tenant(),
-        DEFAULT_TENANT,
-    )
+    """The tenant of the request's bearer key, or of the web page's session cookie when no
+    ``Authorization`` is sent (the default tenant when no key is set)."""
+    keys = tenants.settings.server.keys_by_tenant()
+    authorization = request.headers.get("authorization")
+    cookie = request.cookies.get(COOKIE)
+    if keys and authorization is None and cookie:
+        tenant = tenant_of(cookie, keys)
+        if tenant is not None:
+            return tenant
+    return tenant_for_key(authorization, keys, DEFAULT_TENANT)
 
 
 TenantDep = Annotated[str, Depends(request_tenant)]

@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from notecite.api.errors import ForbiddenError
+from notecite.api.errors import ForbiddenError, InvalidRequestError
 from notecite.config import DEFAULT_TENANT, ServerSettings
 
 logger = logging.getLogger(__name__)
@@ -36,10 +36,19 @@ def allowed_vault_path(path: str | Path, tenant: str, server: ServerSettings) ->
         server: the server settings holding the tenant's vault roots.
 
     Raises:
+        InvalidRequestError: the path holds a NUL, or the system cannot resolve it (a name
+            too long, a symlink loop).
         ForbiddenError: the resolved folder is under none of the tenant's roots, or the server
             has API keys and the tenant has no roots at all.
     """
-    resolved = _resolve(Path(path))
+    if "\x00" in str(path):
+        raise InvalidRequestError("a vault path cannot hold a NUL character")
+    try:
+        resolved = _resolve(Path(path))
+    except (OSError, RuntimeError) as exc:
+        raise InvalidRequestError(
+            f"vault path cannot be resolved ({type(exc).__name__}): give an existing folder"
+        ) from exc
     roots = server.vault_roots_of(tenant)
     if roots is None:  # keyless loopback server without roots: the single user may add any
         return resolved

@@ -66,8 +66,8 @@ def sentence_texts_for(note: ParsedNote, heading_path: str, text: str) -> tuple[
 
 
 def stable_chunk_id(vault: str, rel_path: str, index: int, content_hash: str) -> str:
-    """Same vault, file, position and content -> same id."""
-    key = f"{vault}\0{rel_path}\0{index}\0{content_hash}".encode()
+    """Same vault, file, position and content -> same id (any text, lone surrogates too)."""
+    key = f"{vault}\0{rel_path}\0{index}\0{content_hash}".encode("utf-8", "surrogatepass")
     return hashlib.sha256(key).hexdigest()[:24]
 
 

@@ -14,11 +14,12 @@ from notecite.cli.state import CliState, pass_state
 )
 @pass_state
 def serve_command(state: CliState, host: str | None, port: int | None) -> None:
-    """Serve the HTTP API and the web page (at /; OpenAPI docs at /docs) until Ctrl+C.
+    """Serve the HTTP API and the web page (at /; OpenAPI at /openapi.json) until Ctrl+C.
 
     Binding to anything but loopback needs an API key (server.api_keys for the default
     tenant, server.tenant_keys for named tenants); clients then send
     'Authorization: Bearer KEY', and the key decides which tenant's notes they see.
+    Only loopback host names are answered unless server.allowed_hosts lists others.
     """
     import uvicorn
 
@@ -35,7 +36,8 @@ def serve_command(state: CliState, host: str | None, port: int | None) -> None:
             "or bind to 127.0.0.1"
         )
     click.echo(
-        f"notecite on http://{bind_host}:{bind_port} (web page at /, API docs at /docs)", err=True
+        f"notecite on http://{bind_host}:{bind_port} (web page at /, OpenAPI at /openapi.json)",
+        err=True,
     )
     uvicorn.run(
         create_app(settings),

@@ -3,6 +3,11 @@
 Hidden files and folders (``.git``, ``.obsidian``...) and configured folder names are
 skipped. Symbolic links are never followed: one that is broken, loops, leaves the vault, or
 aliases something already inside it is reported with its reason instead.
+
+A name that is not valid UTF-8 (Python hands it over with surrogate escapes) cannot be stored,
+hashed into a chunk id or shown: such a file, or folder, is reported as a problem entry under
+a readable form of its name (``bad\\xff.md``) and never indexed, so it costs one entry, not
+the run.
 """
 
 from __future__ import annotations
@@ -22,6 +27,23 @@ class ScanEntry:
     size: int
     mtime_ns: int
     error: str | None = None
+
+
+BAD_NAME = "file name is not valid UTF-8; rename the file to index it"
+BAD_FOLDER_NAME = "folder name is not valid UTF-8; rename the folder to index its files"
+
+
+def readable_name(name: str) -> str:
+    """``name`` as valid text: bytes that were not UTF-8 become ``\\xNN`` escapes."""
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        try:
+            raw = name.encode("utf-8", "surrogateescape")
+        except UnicodeEncodeError:  # a surrogate no file system decoding produces
+            raw = name.encode("utf-8", "surrogatepass")
+        return raw.decode("utf-8", "backslashreplace")
+    return name
 
 
 def _symlink_problem(link: Path, root: Path) -> str:
@@ -64,6 +86,10 @@ def scan_vault(
                 continue
             path = Path(entry.path)
             rel = path.relative_to(root).as_posix()
+            readable = readable_name(rel)
+            if readable != rel:
+                yield _bad_name(entry, readable, path)
+                continue
             if entry.is_symlink():
                 is_note = path.suffix.lower() in wanted
                 if is_note or not path.exists() or path.is_dir():
@@ -84,3 +110,15 @@ def scan_vault(
                 )
             yield ScanEntry(rel, path, stat.st_size, stat.st_mtime_ns, error)
         stack.extend(reversed(subfolders))
+
+
+def _bad_name(entry: os.DirEntry[str], readable: str, path: Path) -> ScanEntry:
+    """The problem entry of a file or folder whose name is not valid UTF-8."""
+    try:
+        is_dir = entry.is_dir(follow_symlinks=False)
+        stat = entry.stat(follow_symlinks=False)
+    except OSError:
+        return ScanEntry(readable, path, 0, 0, BAD_NAME)
+    if is_dir:
+        return ScanEntry(readable, path, 0, 0, BAD_FOLDER_NAME)
+    return ScanEntry(readable, path, stat.st_size, stat.st_mtime_ns, BAD_NAME)

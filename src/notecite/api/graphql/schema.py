@@ -1,6 +1,10 @@
 """The GraphQL schema and its router: queries ``sessions``, ``session(id)``; mutations
 ``createSession``, ``updateSessionSettings``, ``sendMessage``.
 
+Requests are held to the limits of :mod:`notecite.api.graphql.limits` (size, depth, aliases,
+one model turn). Only POST is served: no GraphiQL page (it loads its scripts from a CDN, which
+the page's Content-Security-Policy forbids), no queries over GET, no subscriptions.
+
 Resolvers run the blocking service calls in a worker thread. Errors of notecite (unknown
 session, invalid settings) are reported with their message; any other is masked.
 """
@@ -19,8 +23,9 @@ from strawberry.fastapi import BaseContext, GraphQLRouter
 from strawberry.types import ExecutionContext
 
 from notecite.api.errors import ApiError, InvalidRequestError
+from notecite.api.graphql.limits import limit_extensions
 from notecite.api.graphql.types import ChatReply, ChatSessionType, RagOptions
-from notecite.api.services import Services, ServicesDep
+from notecite.api.services import MAX_OFFSET, Services, ServicesDep
 from notecite.errors import NotecitError
 from notecite.generate.registry import available_llms
 from notecite.schemas.ask import MAX_QUESTION_CHARS
@@ -55,8 +60,8 @@ def _check(patch: SessionSettingsPatch) -> SessionSettingsPatch:
 
 async def resolve_sessions(info: Info, limit: int = 100, offset: int = 0) -> list[ChatSessionType]:
     """Sessions, most recently active first."""
-    if not 1 <= limit <= 1000 or offset < 0:
-        raise InvalidRequestError("limit must be 1-1000 and offset at least 0")
+    if not 1 <= limit <= 1000 or not 0 <= offset <= MAX_OFFSET:
+        raise InvalidRequestError(f"limit must be 1-1000 and offset 0-{MAX_OFFSET}")
     services = info.context.services
     found = await anyio.to_thread.run_sync(services.sessions.recent, limit, offset)
     return [ChatSessionType.of(s) for s in found]
@@ -113,6 +118,7 @@ async def send_message(
     services.require_tenant(tenant_id)
     if not message.strip() or len(message) > MAX_QUESTION_CHARS:
         raise InvalidRequestError(f"message must be 1-{MAX_QUESTION_CHARS} characters")
+    services.check_scope_size(vaults or [], folders or [])
     request = ChatRequest(
         message=message,
         session_id=str(session_id) if session_id is not None else None,
@@ -123,7 +129,7 @@ async def send_message(
     def send() -> ChatReply:
         if request.session_id is not None:
             services.sessions.get(request.session_id)
-        services.require_vaults(request.vaults)
+        services.check_scope(request.vaults, request.folders)
         return ChatReply.of(services.engine.chat(request, sessions=services.session_store))
 
     return await anyio.to_thread.run_sync(send)
@@ -175,13 +181,22 @@ class _Schema(strawberry.Schema):
 
 
 schema = _Schema(
-    query=Query, mutation=Mutation, extensions=[partial(MaskErrors, should_mask_error=_masked)]
+    query=Query,
+    mutation=Mutation,
+    extensions=[*limit_extensions(), partial(MaskErrors, should_mask_error=_masked)],
 )
 
 
 def graphql_router() -> GraphQLRouter[Context, None]:
-    """The ``/graphql`` router (GraphiQL on GET)."""
-    return GraphQLRouter(schema, path="/graphql", context_getter=get_context)
+    """The ``/graphql`` router (POST only)."""
+    return GraphQLRouter(
+        schema,
+        path="/graphql",
+        context_getter=get_context,
+        graphql_ide=None,
+        allow_queries_via_get=False,
+        subscription_protocols=(),
+    )
 
 
 __all__ = ["Context", "graphql_router", "schema"]

@@ -27,7 +27,7 @@ def ask(body: AskRequest, services: ServicesDep) -> JSONResponse:
     When the model fails the reply still holds the retrieved references, with ``error``
     set and status 504 for a timeout (502 otherwise).
     """
-    services.require_vaults(body.vaults)
+    services.check_scope(body.vaults, body.folders)
     response = services.engine.ask(body)
     status = 200
     if response.error is not None:
@@ -38,6 +38,6 @@ def ask(body: AskRequest, services: ServicesDep) -> JSONResponse:
 @router.post("/search")
 def search(body: SearchRequest, services: ServicesDep) -> SearchResponse:
     """The chunks that best match the query, by hybrid vector + BM25 score."""
-    services.require_vaults(body.vaults)
+    services.check_scope(body.vaults, body.folders)
     results = services.engine.search(body.query, vaults=body.vaults, folders=body.folders, k=body.k)
     return SearchResponse(results=[SearchHit.of(r) for r in results])

@@ -35,7 +35,7 @@ def chat(body: ChatRequest, services: ServicesDep) -> Response:
     services.require_tenant(body.tenant_id)
     if body.session_id is not None:
         services.sessions.get(body.session_id)  # an unknown session is a 404, even streamed
-    services.require_vaults(body.vaults)
+    services.check_scope(body.vaults, body.folders)
     if body.stream:
 
         def run(on_token: TokenCallback) -> ChatResponse:

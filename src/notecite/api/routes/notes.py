@@ -25,27 +25,37 @@ router = APIRouter(prefix="/notes", tags=["notes"])
 _MEDIA_TYPES = {".pdf": "application/pdf"}
 _TEXT = "text/plain; charset=utf-8"
 _DRIVE = re.compile(r"[A-Za-z]:")
+MAX_PATH_CHARS = 4096  # PATH_MAX on Linux: no longer path names a file
 
 
 def note_file(root: Path, rel_path: str) -> Path:
     """The file ``rel_path`` names under ``root``, checked to stay under it.
 
     Raises:
-        InvalidRequestError: ``rel_path`` is absolute, empty or has a ``..`` segment.
-        NotFoundError: no such file, or it resolves (through a symlink) outside ``root``.
+        InvalidRequestError: ``rel_path`` is absolute, empty, has a ``..`` segment, a NUL, or
+            is longer than any file path can be.
+        NotFoundError: no such file (the system cannot even look it up: a name too long), or
+            it resolves (through a symlink) outside ``root``.
     """
+    if "\x00" in rel_path or len(rel_path) > MAX_PATH_CHARS:
+        raise InvalidRequestError(
+            f"a note path is at most {MAX_PATH_CHARS} characters, with no NUL character"
+        )
     parts = PurePosixPath(rel_path).parts
     if not parts or rel_path.startswith(("/", "\\")) or "\\" in rel_path:
         raise InvalidRequestError("a note path is relative to its vault, with '/' separators")
     if ".." in parts or _DRIVE.fullmatch(parts[0]):
         raise InvalidRequestError("a note path cannot leave its vault ('..' or a drive)")
     base = root.resolve()
-    candidate = (base / Path(*parts)).resolve()
-    if not candidate.is_relative_to(base):
-        logger.warning("refused a note path that resolves outside its vault")
-        raise NotFoundError("no such note in this vault")
-    if not candidate.is_file():
-        raise NotFoundError("no such note in this vault")
+    try:
+        candidate = (base / Path(*parts)).resolve()
+        if not candidate.is_relative_to(base):
+            logger.warning("refused a note path that resolves outside its vault")
+            raise NotFoundError("no such note in this vault")
+        if not candidate.is_file():
+            raise NotFoundError("no such note in this vault")
+    except OSError as exc:  # a name too long, a loop: nothing there to serve
+        raise NotFoundError("no such note in this vault") from exc
     return candidate
 
 
@@ -60,8 +70,4 @@ def get_note(vault: str, path: str, services: ServicesDep) -> FileResponse:
     if state is None or state.failed:
         raise NotFoundError(f"{path!r} is not an indexed note of vault {vault!r}")
     media_type = _MEDIA_TYPES.get(file.suffix.lower(), _TEXT)
-    return FileResponse(
-        file,
-        media_type=media_type,
-        headers={"X-Content-Type-Options": "nosniff", "Cache-Control": "no-store"},
-    )
+    return FileResponse(file, media_type=media_type, headers={"Cache-Control": "no-store"})

@@ -122,7 +122,7 @@ class _Turn:
             raise InvalidRequestError(
                 f"system messages are over {MAX_SYSTEM_PROMPT_CHARS} characters in all"
             )
-        services.require_vaults(body.vaults)
+        services.check_scope(body.vaults, body.folders)
         patch = SessionSettingsPatch(model=_provider(body.model), system_prompt=system or None)
         return cls(services, body, patch)
 

@@ -6,7 +6,7 @@ from fastapi import APIRouter, Query, Response, status
 
 from notecite.api.errors import InvalidRequestError
 from notecite.api.schemas import SessionCreate, SessionList, SessionRename
-from notecite.api.services import ServicesDep
+from notecite.api.services import MAX_OFFSET, ServicesDep
 from notecite.generate.registry import available_llms
 from notecite.schemas.chat import ChatSession, SessionDetail, SessionSettings, SessionSettingsPatch
 
@@ -31,7 +31,7 @@ def create_session(body: SessionCreate, services: ServicesDep) -> ChatSession:
 def list_sessions(
     services: ServicesDep,
     limit: int = Query(default=100, ge=1, le=1000),
-    offset: int = Query(default=0, ge=0),
+    offset: int = Query(default=0, ge=0, le=MAX_OFFSET),
 ) -> SessionList:
     """Sessions, most recently active first."""
     return SessionList(sessions=services.sessions.recent(limit, offset))

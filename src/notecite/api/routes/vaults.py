@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Response, status
 
-from notecite.api.errors import ConflictError, NotFoundError
+from notecite.api.errors import ConflictError, InvalidRequestError, NotFoundError
 from notecite.api.schemas import FolderList, IndexJobOut, VaultCreate, VaultList, VaultOut
 from notecite.api.services import Services, ServicesDep
 from notecite.api.vault_roots import allowed_vault_path
@@ -30,6 +30,10 @@ def add_vault(body: VaultCreate, services: ServicesDep) -> VaultOut:
     The folder must lie under one of the tenant's vault roots (403 otherwise).
     """
     path = allowed_vault_path(body.path, services.tenant, services.settings.server)
+    try:
+        path.is_dir()
+    except OSError as exc:  # a name too long: the engine's own check would fail the same way
+        raise InvalidRequestError(f"vault path cannot be read: {exc.strerror}") from exc
     if services.engine.store.get_vault(body.name) is not None:
         raise ConflictError(f"a vault named {body.name!r} exists already; pick another name")
     vault = services.engine.add_vault(body.name, path)

@@ -1,8 +1,12 @@
-/* notecite web page: the API client (fetch + Server-Sent Events) and small DOM helpers. */
+/* notecite web page: the API client (fetch + Server-Sent Events) and small DOM helpers.
+
+   On a server with API keys the page signs in once (POST /auth/session) and the server sets
+   an HttpOnly cookie that the browser sends with every request: the key itself is never kept
+   where a script could read it. */
 "use strict";
 
 const notecite = (() => {
-  const KEY_STORE = "notecite.apiKey";
+  const OLD_KEY_STORE = "notecite.apiKey";  // where earlier versions kept the key
 
   class ApiError extends Error {
     constructor(status, type, message) {
@@ -13,11 +17,7 @@ const notecite = (() => {
   }
 
   function headers(json) {
-    const out = {};
-    if (json) out["Content-Type"] = "application/json";
-    const key = localStorage.getItem(KEY_STORE);
-    if (key) out.Authorization = "Bearer " + key;
-    return out;
+    return json ? { "Content-Type": "application/json" } : {};
   }
 
   function askForKey() {
@@ -52,7 +52,7 @@ const notecite = (() => {
     return type.includes("application/json") ? response.json() : response.text();
   }
 
-  /** GET a file as a Blob (with the API key, which a plain link would not send). */
+  /** GET a file as a Blob. */
   async function blob(path) {
     const response = await fetch(path, { headers: headers(false) });
     if (!response.ok) throw await failure(response);
@@ -151,15 +151,31 @@ const notecite = (() => {
     return isNaN(date) ? iso : date.toLocaleString();
   }
 
+  async function signIn(key) {
+    const response = await fetch("/auth/session", {
+      method: "POST",
+      headers: headers(true),
+      body: JSON.stringify({ key }),
+    });
+    if (!response.ok) throw await failure(response);
+  }
+
+  localStorage.removeItem(OLD_KEY_STORE);
   document.addEventListener("DOMContentLoaded", () => {
     const form = document.getElementById("api-key-form");
     if (!form) return;
-    form.addEventListener("submit", (event) => {
+    form.addEventListener("submit", async (event) => {
       event.preventDefault();
-      const key = document.getElementById("api-key").value.trim();
-      if (key) localStorage.setItem(KEY_STORE, key);
-      else localStorage.removeItem(KEY_STORE);
-      location.reload();
+      const input = document.getElementById("api-key");
+      const key = input.value.trim();
+      input.value = "";
+      if (!key) return;
+      try {
+        await signIn(key);
+        location.reload();
+      } catch (error) {
+        toast(error.message);
+      }
     });
   });
 

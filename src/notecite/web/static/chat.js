@@ -257,7 +257,7 @@
   function fillAnswer(item, response) {
     const meta = response.meta || {};
     const bubble = el("div", { class: "bubble markdown" });
-    bubble.innerHTML = markdown.render(response.answer, { citations: true });
+    markdown.fill(bubble, response.answer, { citations: true });
     const byCid = new Map(response.citations.map((c) => [c.cid, c]));
     for (const chip of bubble.querySelectorAll(".chip")) {
       const citation = byCid.get(chip.dataset.cid);
@@ -387,7 +387,7 @@
       }, (piece) => {
         written += piece;
         item.dataset.tokens = String(Number(item.dataset.tokens || 0) + 1);
-        live.innerHTML = markdown.render(written);
+        markdown.fill(live, written);
         list.scrollTop = list.scrollHeight;
       });
       item.classList.remove("streaming");

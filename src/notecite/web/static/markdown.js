@@ -1,108 +1,157 @@
-/* notecite web page: a small markdown renderer. HTML is escaped first; then headings, lists,
-   quotes, rules, fenced and inline code, bold, italic, links and (optionally) citation chips. */
+/* notecite web page: markdown to safe HTML, for notes and for chat answers.
+
+   marked (vendor/marked, pinned) parses the markdown; wikilinks and citation chips are marked
+   extensions that work on its token stream, and the renderer overrides below escape every
+   piece of text they put into HTML. Raw HTML in a note is shown as text, never parsed. Links
+   keep only http(s), mailto and relative targets, decided on the URL as the browser parses it.
+   DOMPurify (vendor/dompurify, pinned) then keeps only the elements and attributes of the
+   allow-list below, and prefixes every id with "user-content-" so that a note's heading can
+   never take the id of one of the page's own elements. */
 "use strict";
 
 const markdown = (() => {
   const ESCAPES = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+  const SAFE_PROTOCOLS = new Set(["http:", "https:", "mailto:"]);
+  const ID_PREFIX = "user-content-";
+
+  /** The elements and attributes a rendered note or answer may hold, and nothing else. */
+  const ALLOWED_TAGS = [
+    "p", "br", "hr", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "li", "blockquote",
+    "pre", "code", "em", "strong", "del", "a", "span", "button",
+    "table", "thead", "tbody", "tr", "th", "td",
+  ];
+  const ALLOWED_ATTR = ["href", "title", "class", "id", "type", "start", "align", "data-cid",
+    "target", "rel"];
+  // Second line of defence after safeUrl: DOMPurify's own pattern, narrowed to the schemes
+  // kept (any other "scheme:" is dropped; relative URLs pass).
+  const ALLOWED_URI = /^(?:(?:https?|mailto):|[^a-z]|[a-z+.-]+(?:[^a-z+.\-:]|$))/i;
 
   function escapeHtml(text) {
     return String(text).replace(/[&<>"']/g, (c) => ESCAPES[c]);
-  }
-
-  function safeUrl(url) {
-    // relative links, web and mail links, and note apps; never javascript: or data:
-    return /^(https?:|mailto:|obsidian:|\/|#|\.)/i.test(url) || !/^[a-z][a-z0-9+.-]*:/i.test(url);
   }
 
   function slug(text) {
     return String(text).toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "-").replace(/^-+|-+$/g, "");
   }
 
-  function inline(raw, options) {
-    const codes = [];
-    let text = raw.replace(/`([^`]+)`/g, (_, code) => {
-      codes.push(code);
-      return "\u0000" + (codes.length - 1) + "\u0000";
-    });
-    text = escapeHtml(text);
-    text = text.replace(/\[([^\]]+)\]\(([^)\s]+)\)/g, (whole, label, url) =>
-      safeUrl(url) ? `<a href="${url}" target="_blank" rel="noopener">${label}</a>` : whole);
-    text = text.replace(/\[\[([^\]|]+)(?:\|([^\]]+))?\]\]/g, (_, target, label) =>
-      `<span class="wikilink" title="${target}">${label || target}</span>`);
-    text = text.replace(/\*\*(.+?)\*\*|__(.+?)__/g, (_, a, b) => `<strong>${a || b}</strong>`);
-    text = text.replace(/(^|[^*\w])\*(?!\s)(.+?)\*(?!\w)/g, "$1<em>$2</em>");
-    text = text.replace(/(^|[^_\w])_(?!\s)(.+?)_(?!\w)/g, "$1<em>$2</em>");
-    if (options.citations) {
-      text = text.replace(/\[(N\d+)\]/g, (_, cid) =>
-        `<button type="button" class="chip" data-cid="${cid}" title="show source ${cid}">${cid}</button>`);
-    }
-    return text.replace(/\u0000(\d+)\u0000/g, (_, i) => `<code>${escapeHtml(codes[Number(i)])}</code>`);
+  /** The id a heading of this text gets on the page. */
+  function headingId(text) {
+    return ID_PREFIX + slug(text);
   }
 
-  /** Markdown text to HTML; options.citations turns [N1] into chips. */
+  /** The link target when it is safe to follow (http(s), mailto, relative); else null. */
+  function safeUrl(raw) {
+    let url;
+    try {
+      url = new URL(String(raw), document.baseURI);  // as the browser will read the href
+    } catch (_) {
+      return null;
+    }
+    return SAFE_PROTOCOLS.has(url.protocol) ? String(raw) : null;
+  }
+
+  const wikilink = {
+    name: "wikilink",
+    level: "inline",
+    start(src) {
+      const at = src.indexOf("[[");
+      return at < 0 ? undefined : at;
+    },
+    tokenizer(src) {
+      const found = /^\[\[([^[\]|\n]+)(?:\|([^[\]\n]+))?\]\]/.exec(src);
+      if (!found) return undefined;
+      const target = found[1].trim();
+      return { type: "wikilink", raw: found[0], target, label: (found[2] || target).trim() };
+    },
+    renderer(token) {
+      return `<span class="wikilink" title="${escapeHtml(token.target)}">${escapeHtml(token.label)}</span>`;
+    },
+  };
+
+  const citation = {
+    name: "citation",
+    level: "inline",
+    start(src) {
+      const found = /\[N\d+\]/.exec(src);
+      return found ? found.index : undefined;
+    },
+    tokenizer(src) {
+      const found = /^\[(N\d{1,4})\]/.exec(src);
+      return found ? { type: "citation", raw: found[0], cid: found[1] } : undefined;
+    },
+    renderer(token) {
+      const cid = escapeHtml(token.cid);
+      return `<button type="button" class="chip" data-cid="${cid}" title="show source ${cid}">${cid}</button>`;
+    },
+  };
+
+  const renderer = {
+    html({ text, block }) {
+      return block ? `<p>${escapeHtml(text)}</p>\n` : escapeHtml(text);
+    },
+    heading({ tokens, depth, text }) {
+      const inner = this.parser.parseInline(tokens);
+      return `<h${depth} id="${escapeHtml(slug(text))}">${inner}</h${depth}>\n`;
+    },
+    link({ href, title, tokens }) {
+      const label = this.parser.parseInline(tokens);
+      const url = safeUrl(href);
+      if (url === null) return label;
+      const tip = title ? ` title="${escapeHtml(title)}"` : "";
+      return `<a href="${escapeHtml(url)}"${tip}>${label}</a>`;
+    },
+    image({ href, text }) {
+      // no images: a note's picture would load from anywhere; it becomes a link to it
+      const url = safeUrl(href);
+      const label = escapeHtml(text || href);
+      return url === null ? label : `<a href="${escapeHtml(url)}">${label}</a>`;
+    },
+    checkbox({ checked }) {
+      return checked ? "\u2611 " : "\u2610 ";
+    },
+  };
+
+  function parser(extensions) {
+    const instance = new marked.Marked({ gfm: true, breaks: true, silent: true });
+    instance.use({ extensions, renderer });
+    return instance;
+  }
+
+  const notes = parser([wikilink]);
+  const answers = parser([wikilink, citation]);
+
+  const purifier = DOMPurify(window);
+  purifier.addHook("afterSanitizeAttributes", (node) => {
+    if (node.tagName === "A" && node.hasAttribute("href")) {
+      node.setAttribute("target", "_blank");
+      node.setAttribute("rel", "noopener noreferrer");
+    }
+    if (node.tagName === "BUTTON") node.setAttribute("type", "button");
+  });
+  const PURIFY = {
+    ALLOWED_TAGS,
+    ALLOWED_ATTR,
+    ALLOWED_URI_REGEXP: ALLOWED_URI,
+    ALLOW_DATA_ATTR: false,
+    ALLOW_ARIA_ATTR: false,
+    SANITIZE_NAMED_PROPS: true,
+  };
+
+  function unsafeHtml(source, options) {
+    return (options.citations ? answers : notes).parse(String(source));
+  }
+
+  /** Markdown text to sanitised HTML; options.citations turns [N1] into chips. */
   function render(source, options = {}) {
-    const lines = String(source).replace(/\r\n?/g, "\n").split("\n");
-    const out = [];
-    let paragraph = [];
-    const flush = () => {
-      if (paragraph.length) out.push(`<p>${paragraph.map((l) => inline(l, options)).join("<br>")}</p>`);
-      paragraph = [];
-    };
-    for (let i = 0; i < lines.length; i++) {
-      const line = lines[i];
-      const fence = line.match(/^\s*(```|~~~)/);
-      if (fence) {
-        flush();
-        const body = [];
-        for (i++; i < lines.length && !lines[i].trim().startsWith(fence[1]); i++) body.push(lines[i]);
-        out.push(`<pre><code>${escapeHtml(body.join("\n"))}</code></pre>`);
-        continue;
-      }
-      const heading = line.match(/^(#{1,6})\s+(.*?)\s*#*\s*$/);
-      if (heading) {
-        flush();
-        const level = heading[1].length;
-        out.push(`<h${level} id="${slug(heading[2])}">${inline(heading[2], options)}</h${level}>`);
-        continue;
-      }
-      if (/^\s*([-*_])(\s*\1){2,}\s*$/.test(line)) {
-        flush();
-        out.push("<hr>");
-        continue;
-      }
-      const item = line.match(/^\s*([-*+]|\d+[.)])\s+(.*)$/);
-      if (item) {
-        flush();
-        const ordered = /\d/.test(item[1]);
-        const items = [];
-        while (i < lines.length) {
-          const next = lines[i].match(/^\s*([-*+]|\d+[.)])\s+(.*)$/);
-          if (!next || /\d/.test(next[1]) !== ordered) break;
-          items.push(`<li>${inline(next[2], options)}</li>`);
-          i++;
-        }
-        i--;
-        const tag = ordered ? "ol" : "ul";
-        out.push(`<${tag}>${items.join("")}</${tag}>`);
-        continue;
-      }
-      if (/^\s*>/.test(line)) {
-        flush();
-        const quoted = [];
-        while (i < lines.length && /^\s*>/.test(lines[i])) quoted.push(lines[i++].replace(/^\s*>\s?/, ""));
-        i--;
-        out.push(`<blockquote>${render(quoted.join("\n"), options)}</blockquote>`);
-        continue;
-      }
-      if (!line.trim()) {
-        flush();
-        continue;
-      }
-      paragraph.push(line);
-    }
-    flush();
-    return out.join("\n");
+    return purifier.sanitize(unsafeHtml(source, options), PURIFY);
   }
 
-  return { render, escapeHtml, slug };
+  /** Replace the children of element with the rendered markdown. */
+  function fill(element, source, options = {}) {
+    const fragment = purifier.sanitize(unsafeHtml(source, options),
+      { ...PURIFY, RETURN_DOM_FRAGMENT: true });
+    element.replaceChildren(fragment);
+  }
+
+  return { render, fill, headingId, slug, ALLOWED_TAGS, ALLOWED_ATTR };
 })();

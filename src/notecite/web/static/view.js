@@ -21,11 +21,11 @@
       return;
     }
     const text = await api("GET", url);
-    if (/\.(md|markdown)$/i.test(path)) body.innerHTML = markdown.render(withoutFrontmatter(text));
+    if (/\.(md|markdown)$/i.test(path)) markdown.fill(body, withoutFrontmatter(text));
     else body.replaceChildren(el("pre", {}, text));
     const last = (section || "").split(" > ").pop().replace(/^#+\s*/, "").trim();
     if (last) {
-      const target = document.getElementById(markdown.slug(last));
+      const target = document.getElementById(markdown.headingId(last));
       if (target) {
         target.classList.add("target");
         target.scrollIntoView({ block: "start" });
