@@ -173,8 +173,11 @@ def answering(
     [
         ("The budget is 40000 euros [N1].", "The budget is 40000 euros [N1].", ["N1"], 0),
         ("The budget is 40000 euros [N1][N42].", "The budget is 40000 euros [N1].", ["N1"], 1),
-        ("The budget is 40000 euros [N42].", FALLBACK_ANSWER, [], 1),
-        ("The budget is 40000 euros.", FALLBACK_ANSWER, [], 0),
+        # a claim a line of the notes supports gets that line's citation, whatever the
+        # model cited; one no line supports goes
+        ("The budget is 40000 euros [N42].", "The budget is 40000 euros [N1].", ["N1"], 1),
+        ("The budget is 40000 euros.", "The budget is 40000 euros [N1].", ["N1"], 0),
+        ("The budget is 99 euros [N1].", FALLBACK_ANSWER, [], 0),
         (
             "The notes do not mention who designed the rocket.",
             "The notes do not mention who designed the rocket.",
@@ -182,7 +185,7 @@ def answering(
             0,
         ),
     ],
-    ids=["valid", "invalid-removed", "only-invalid", "none", "uncertainty"],
+    ids=["valid", "invalid-removed", "only-invalid", "none", "unsupported", "uncertainty"],
 )
 async def test_citations_are_validated(
     answering: Callable[[str], AbstractAsyncContextManager[httpx.AsyncClient]],

@@ -30,3 +30,8 @@ def test_variants_split_camel_case() -> None:
     assert variants("VSCode") == ["VSCode", "VS Code"]
     assert variants("filenameFormat") == ["filenameFormat", "filename Format"]
     assert variants("logseq") == ["logseq"]
+
+
+def test_a_name_with_a_lowercase_suffix_is_also_looked_up_alone() -> None:
+    assert variants("Vercel-hosted") == ["Vercel-hosted", "Vercel"]
+    assert variants("Foam-Lite") == ["Foam-Lite"]

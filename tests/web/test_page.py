@@ -221,7 +221,7 @@ def test_the_debug_drawer_shows_candidates_folders_and_timings(page: Page) -> No
     for column in (2, 3, 4):  # vector, lexical, final
         expect(first.nth(column)).to_have_text(re.compile(r"^-?\d\.\d{3}$"))
     expect(drawer.locator("tr.kept")).not_to_have_count(0)
-    expect(drawer.locator(".folders")).to_contain_text("method: all")
+    expect(drawer.locator(".folders")).to_contain_text("method: scores")
     expect(drawer.locator(".folders")).to_contain_text("available: 2")
     timings = drawer.locator(".timings dt")
     expect(timings).to_have_text(["embed", "retrieve", "rerank", "generate", "total"])

@@ -157,7 +157,9 @@ def answer_with_citations(
         logger.warning("removed %d citation(s) matching no source", len(validated.invalid))
     text, cited = validated.text, validated.cited
     grounding = None
-    if settings.grounded and settings.grounder is not None and cited:
+    if settings.grounded and settings.grounder is not None and sources:
+        # Also when the model cited nothing: small models often drop the markers, and a
+        # claim that a line of the sources supports gets that source's citation.
         grounding = settings.grounder.ground(text, sources, question)
         text, cited = grounding.text, grounding.cited
     outcome: Outcome = "answered"

@@ -153,7 +153,7 @@ def split_claims(answer: str) -> list[Claim]:
     return claims
 
 
-def _lines(source: ContextSource) -> list[tuple[str, int]]:
+def _lines(source: ContextSource, pairs: bool = True) -> list[tuple[str, int]]:
     """The lines of a source worth quoting, split into sentences, with their note line."""
     found: list[tuple[str, int]] = []
     for offset, line in enumerate(source.text.split("\n")):
@@ -162,9 +162,11 @@ def _lines(source: ContextSource) -> list[tuple[str, int]]:
             continue
         number = source.line_start + offset if source.line_start else 0
         found.extend((sentence, number) for sentence in _LINE_SPLIT.split(stripped) if sentence)
+    if not pairs:
+        return found
     # A claim may join two neighbouring sentences: each pair is a candidate line too.
-    pairs = [(f"{a} {b}", n) for (a, n), (b, _) in itertools.pairwise(found)]
-    return found + pairs
+    joined = [(f"{a} {b}", n) for (a, n), (b, _) in itertools.pairwise(found)]
+    return found + joined
 
 
 _DANGLING = re.compile(
@@ -268,7 +270,8 @@ class Grounder:
         wanted = {**content_terms(question)}
         wanted.update({t: 2 * w for t, w in content_terms(claim.body).items()})
         scored = [
-            (_score(wanted, _line_terms(text)), text, line) for text, line in lines.get(cid, [])
+            (_score(wanted, _line_terms(text)), text, line)
+            for text, line in _lines(by_cid[cid], pairs=False)
         ]
         if not scored:
             return GroundedClaim(claim, "unsupported")

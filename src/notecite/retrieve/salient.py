@@ -88,7 +88,11 @@ def variants(term: str) -> list[str]:
     """Ways the notes may write ``term``: as is, and with CamelCase or dotted parts apart
     (``VSCode`` -> ``VS Code``, ``filenameFormat`` -> ``filename Format``)."""
     spaced = re.sub(r"(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", " ", term)
-    return list(dict.fromkeys([term, spaced]))
+    found = [term, spaced]
+    head, _, rest = term.partition("-")
+    if head and rest and rest.islower():
+        found.append(head)  # "Vercel-hosted": the name is "Vercel"
+    return list(dict.fromkeys(found))
 
 
 def not_mentioned_answer(terms: tuple[str, ...]) -> str:
