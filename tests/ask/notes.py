@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from notecite import Engine
-from tests.helpers import write_files
+from notecite.testing import write_files
 
 WORK_VAULT = {
     "projects/work/apollo.md": (
@@ -52,8 +52,12 @@ HOME_VAULT = {
 }
 
 
+VAULTS = {"v1": WORK_VAULT, "v2": HOME_VAULT}
+"""The vaults of an engine of the ask tests: v1 (work) and v2 (home)."""
+
+
 def build_vaults(engine: Engine, root: Path) -> None:
     """Write both vaults under ``root``, register them as v1 (work) and v2 (home), index."""
-    engine.add_vault("v1", write_files(root / "work", WORK_VAULT))
-    engine.add_vault("v2", write_files(root / "home", HOME_VAULT))
+    for name, files in VAULTS.items():
+        engine.add_vault(name, write_files(root / name, files))
     engine.index()
