@@ -58,6 +58,6 @@ VAULTS = {"v1": WORK_VAULT, "v2": HOME_VAULT}
 
 def build_vaults(engine: Engine, root: Path) -> None:
     """Write both vaults under ``root``, register them as v1 (work) and v2 (home), index."""
-    for name, files in VAULTS.items():
-        engine.add_vault(name, write_files(root / name, files))
+    engine.add_vault("v1", write_files(root / "work", WORK_VAULT))
+    engine.add_vault("v2", write_files(root / "home", HOME_VAULT))
     engine.index()

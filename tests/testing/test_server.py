@@ -6,6 +6,7 @@ import time
 from collections.abc import Iterator
 from typing import Literal
 
+import httpx
 import numpy as np
 import openai
 import pytest
@@ -175,3 +176,14 @@ def test_rerank_replies_in_both_styles(style: Literal["cohere", "tei"]) -> None:
         finally:
             reranker.close()
     assert scores == [0.0, 1.0, 0.5]
+
+
+def test_unknown_routes_and_bodies_that_are_not_json_objects(server: ProviderServer) -> None:
+    with httpx.Client(base_url=server.url) as client:
+        assert client.post("/v1/completions", json={"prompt": "x"}).status_code == 404
+        assert client.get("/v1/nothing").status_code == 404
+        bad = client.post("/v1/chat/completions", content=b"{not json")
+        assert bad.status_code == 400
+        assert bad.json()["error"]["message"] == "the body is not a JSON object"
+    assert [r.method for r in server.received] == ["POST", "GET", "POST"]
+    assert server.received[2].body == "{not json"

@@ -164,8 +164,11 @@ class ProviderServer(LoopbackServer):
                 send_json(handler, error_body(f"no route {path}", "not_found"), status=404)
             return
         route = _route_of(path)
-        if route is None or not isinstance(body, dict):
-            send_json(handler, error_body(f"no route {path}", "invalid_request_error"), 404)
+        if route is None:
+            send_json(handler, error_body(f"no route {path}", "not_found"), status=404)
+            return
+        if not isinstance(body, dict):
+            send_json(handler, error_body("the body is not a JSON object"), status=400)
             return
         fault = self._fault_for(route)
         if fault is not None:
