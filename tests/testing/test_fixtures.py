@@ -52,6 +52,7 @@ def test_engines_index_their_vaults_and_answer_with_the_given_llm(
 def test_engines_reach_a_provider_server(
     notecite_engines: EngineFactory, provider_server: ProviderServer
 ) -> None:
+    provider_server.llm = ScriptedLLM("The Apollo launch is on March 14 [N1].")
     engine = notecite_engines(
         vaults={"notes": NOTES},
         llm="openai",
@@ -61,7 +62,7 @@ def test_engines_reach_a_provider_server(
     )
     response = engine.ask(AskRequest(question=QUESTION))
     assert response.error is None
-    assert response.answer == "This is the scripted answer [N1]."
+    assert response.answer == "The Apollo launch is on March 14 [N1]."
     assert len(provider_server.requests_to("embeddings")) >= 2  # the notes, then the question
     assert len(provider_server.requests_to("chat")) == 1
 
