@@ -10,10 +10,15 @@ from pathlib import Path
 import pytest
 
 from notecite import Engine, Settings
-from tests.helpers import SHARED_DATA, MakeVault, hash_settings, write_files
+from notecite.testing import hash_settings, write_files
+from tests.helpers import SHARED_DATA, MakeVault
 from tests.postgres_server import pg_cluster, pg_database, pg_url, pytest_runtest_makereport
 
 __all__ = ["pg_cluster", "pg_database", "pg_url", "pytest_runtest_makereport"]
+
+# notecite's own pytest plugin (notecite_engines, notecite_cli, provider_server), loaded the
+# way a third party's conftest.py would load it.
+pytest_plugins = ["notecite.testing.fixtures"]
 
 
 @pytest.fixture(scope="session")

@@ -14,8 +14,9 @@ from pathlib import Path
 import pytest
 
 from notecite import Engine, Settings
+from notecite.testing import hash_settings, write_files
 from notecite.types import IndexReport
-from tests.helpers import MakeVault, hash_settings, write_files
+from tests.helpers import MakeVault
 
 NOBODY = 65534
 GOOD = {

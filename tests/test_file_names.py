@@ -17,7 +17,7 @@ from notecite import Engine, Settings
 from notecite.chunking.chunker import stable_chunk_id
 from notecite.cli.main import cli
 from notecite.ingest.scan import BAD_FOLDER_NAME, BAD_NAME, readable_name, scan_vault
-from tests.helpers import hash_settings, write_files
+from notecite.testing import hash_settings, write_files
 
 # The files of the first vault whose names are bytes that are not UTF-8, and how they show.
 BAD_NAMES = {

@@ -24,7 +24,7 @@ from notecite.http import (
 )
 from notecite.retrieve.rerankers import Passage
 from notecite.retrieve.rerankers.cross_encoder import RemoteCrossEncoder
-from tests.generate.servers import LoopbackServer, hold, send_json, send_lines
+from notecite.testing.loopback import LoopbackServer, hold, send_json, send_lines
 
 OK = {"ok": True}
 

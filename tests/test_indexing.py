@@ -18,15 +18,9 @@ from notecite import Engine, Settings
 from notecite.embed.hashing import HashEmbedder
 from notecite.errors import EmbedderMismatchError
 from notecite.ingest.markdown import readable_wikilinks
+from notecite.testing import DelegatingEmbedder, hash_settings
 from notecite.types import IndexReport
-from tests.helpers import (
-    DENDRON_VAULT,
-    FOAM_VAULT,
-    CountingEmbedder,
-    MakeVault,
-    hash_settings,
-    read_rows,
-)
+from tests.helpers import DENDRON_VAULT, FOAM_VAULT, MakeVault, read_rows
 
 pytestmark = pytest.mark.slow  # indexes the shared Dendron and Foam vaults
 
@@ -244,7 +238,7 @@ def test_search_filters_by_vault_and_folder(indexed: Indexed) -> None:
 
 
 def test_second_run_changes_nothing(indexed: Indexed) -> None:
-    counting = CountingEmbedder(HashEmbedder())
+    counting = DelegatingEmbedder(HashEmbedder())
     before = indexed.engine.status()
     with Engine(indexed.settings, embedder=counting) as again:
         reports = {r.vault: r for r in again.index()}
@@ -292,7 +286,7 @@ def test_incremental_add_edit_rename_delete(settings: Settings, foam_copy: Path)
     (foam_copy / "dev" / "devcontainers.md").rename(foam_copy / "dev" / "containers.md")
     (foam_copy / "inbox.md").unlink()
 
-    counting = CountingEmbedder(HashEmbedder())
+    counting = DelegatingEmbedder(HashEmbedder())
     with Engine(settings, embedder=counting) as engine:
         (report,) = engine.index()
         status = engine.status().vaults[0]
@@ -331,7 +325,7 @@ def test_touched_but_unchanged_file_is_not_re_embedded(settings: Settings, foam_
         engine.add_vault("foam", foam_copy)
         engine.index()
     _bump_mtime(foam_copy / "index.md")
-    counting = CountingEmbedder(HashEmbedder())
+    counting = DelegatingEmbedder(HashEmbedder())
     with Engine(settings, embedder=counting) as engine:
         (report,) = engine.index()
         (again,) = engine.index()
@@ -346,7 +340,7 @@ def test_edit_back_to_old_text_reuses_embeddings(settings: Settings, make_vault:
         engine.index()
     (vault / "a.md").write_text("# A\nsecond version of the text\n")
     _bump_mtime(vault / "a.md")
-    counting = CountingEmbedder(HashEmbedder())
+    counting = DelegatingEmbedder(HashEmbedder())
     with Engine(settings, embedder=counting) as engine:
         engine.index()
         assert len(counting.documents) == 1
@@ -403,7 +397,7 @@ def test_rebuild_from_the_cache_keeps_the_model_record(
 ) -> None:
     """A rebuild whose every text is cached embeds nothing, and still records the model."""
     vault = make_vault({"a.md": "# A\nalpha beta\n"})
-    counting = CountingEmbedder(HashEmbedder())
+    counting = DelegatingEmbedder(HashEmbedder())
     with Engine(settings, embedder=counting) as engine:
         engine.add_vault("v", vault)
         engine.index()
@@ -434,7 +428,7 @@ def test_upgrade_to_sentence_vectors_embeds_only_sentences(tmp_path: Path) -> No
         conn.execute("DELETE FROM schema_migrations WHERE version = 6")
     conn.close()
 
-    counting = CountingEmbedder(HashEmbedder())
+    counting = DelegatingEmbedder(HashEmbedder())
     with Engine(hash_settings(tmp_path / "home"), embedder=counting) as engine:
         (report,) = engine.index()
         (again,) = engine.index()

@@ -8,7 +8,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from notecite import Settings, load_settings
+from notecite import Settings
+from notecite.testing import hash_settings
 from tests.api.helpers import add_and_index, running
 from tests.chat.notes import write_notes
 
@@ -22,7 +23,7 @@ def anyio_backend() -> str:
 @pytest.fixture
 def api_settings(tmp_path: Path) -> Settings:
     """The hash embedder and the extractive LLM, in a fresh home."""
-    return load_settings(home=tmp_path / "home", embedder={"name": "hash"}, llm="extractive")
+    return hash_settings(tmp_path / "home")
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +14,6 @@ import httpx
 
 from notecite.api import create_app
 from notecite.config import Settings
-from tests.generate.servers import chat_completion, send_json, send_lines, sse_events
 
 BASE_URL = "http://localhost"  # a loopback name: a keyless server answers no other
 
@@ -62,20 +60,6 @@ def parse_sse(text: str) -> list[tuple[str, Any]]:
         if data:
             events.append((name, json.loads("\n".join(data))))
     return events
-
-
-def scripted_openai(content: str) -> Callable[[BaseHTTPRequestHandler, Any, int], None]:
-    """A responder of :class:`tests.generate.servers.LoopbackServer` that speaks the
-    OpenAI chat-completions protocol and always answers ``content`` (streamed when asked)."""
-
-    def respond(handler: BaseHTTPRequestHandler, body: Any, number: int) -> None:
-        if body.get("stream"):
-            pieces = re.split(r"(?<= )", content)
-            send_lines(handler, sse_events(pieces), "text/event-stream")
-        else:
-            send_json(handler, chat_completion(content))
-
-    return respond
 
 
 def assert_error(response: httpx.Response, status: int, type_: str) -> str:

@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-from http.server import BaseHTTPRequestHandler
 from pathlib import Path
-from typing import Any
 
 import httpx
 import pytest
 
 from notecite import load_settings
+from notecite.testing import HANG, ProviderServer
 from tests.api.helpers import add_and_index, assert_error, running
-from tests.generate.servers import LoopbackServer, hold
 
 pytestmark = pytest.mark.anyio
 
@@ -90,10 +88,8 @@ async def test_unknown_vaults_and_routes_are_a_404(indexed: httpx.AsyncClient) -
 async def test_an_llm_timeout_is_a_504_that_still_has_the_references(
     tmp_path: Path, notes_dir: Path
 ) -> None:
-    def respond(handler: BaseHTTPRequestHandler, body: Any, number: int) -> None:
-        hold(handler)
-
-    with LoopbackServer(respond) as server:
+    with ProviderServer() as server:
+        server.fail("chat", HANG)
         settings = load_settings(
             home=tmp_path / "slow",
             embedder={"name": "hash"},

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
-from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 
@@ -13,8 +12,8 @@ import pytest
 
 from notecite import Settings, load_settings
 from notecite.generate.citations import FALLBACK_ANSWER
-from tests.api.helpers import add_and_index, assert_error, parse_sse, running, scripted_openai
-from tests.generate.servers import LoopbackServer, hold
+from notecite.testing import HANG, ProviderServer, ScriptedLLM
+from tests.api.helpers import add_and_index, assert_error, parse_sse, running
 
 pytestmark = pytest.mark.anyio
 
@@ -141,7 +140,7 @@ async def test_bad_chat_requests_are_422(client: httpx.AsyncClient) -> None:
 # -- citation validation against a real OpenAI-compatible server on 127.0.0.1 ---------------
 
 
-def scripted_settings(home: Path, server: LoopbackServer) -> Settings:
+def scripted_settings(home: Path, server: ProviderServer) -> Settings:
     """The openai provider pointed at ``server``, with a short timeout and no retries."""
     return load_settings(
         home=home,
@@ -160,7 +159,7 @@ def answering(
 
     @asynccontextmanager
     async def start(content: str) -> AsyncIterator[httpx.AsyncClient]:
-        with LoopbackServer(scripted_openai(content)) as server:
+        with ProviderServer(ScriptedLLM(content)) as server:
             async with running(scripted_settings(tmp_path / "home2", server)) as client:
                 await add_and_index(client, "notes", notes_dir)
                 yield client
@@ -208,10 +207,8 @@ async def test_citations_are_validated(
 
 
 async def test_an_llm_timeout_is_a_504_with_the_sources(tmp_path: Path, notes_dir: Path) -> None:
-    def respond(handler: BaseHTTPRequestHandler, body: Any, number: int) -> None:
-        hold(handler)
-
-    with LoopbackServer(respond) as server:
+    with ProviderServer() as server:
+        server.fail("chat", HANG)
         async with running(scripted_settings(tmp_path / "home2", server)) as client:
             await add_and_index(client, "notes", notes_dir)
             response = await client.post("/chat", json={"message": "What is the Apollo budget?"})

@@ -12,9 +12,8 @@ import pytest
 from notecite import Engine, Settings
 from notecite.schemas.ask import AskRequest
 from notecite.schemas.chat import ChatRequest
+from notecite.testing import ScriptedLLM, write_files
 from tests.api.helpers import add_and_index
-from tests.chat.providers import ScriptedLLM
-from tests.helpers import write_files
 
 pytestmark = pytest.mark.anyio
 

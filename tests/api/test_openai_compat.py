@@ -6,9 +6,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler
 from pathlib import Path
-from typing import Any
 
 import httpx
 import openai
@@ -16,11 +14,10 @@ import pytest
 
 from notecite import Settings, load_settings
 from notecite.api import create_app
+from notecite.testing import HANG, ProviderServer, write_files
 from tests.api.helpers import add_and_index, assert_error, running
 from tests.api.test_chat import scripted_settings
 from tests.api.test_socket import serving
-from tests.generate.servers import LoopbackServer, hold
-from tests.helpers import write_files
 
 BETA_NOTES = {"zephyr.md": "# Zephyr\n\n## Budget\n\nThe Zephyr budget is 12000 dollars.\n"}
 
@@ -174,11 +171,9 @@ async def test_bad_completions_are_json_errors(client: httpx.AsyncClient) -> Non
 
 @pytest.mark.anyio
 async def test_an_llm_timeout_is_a_504_with_the_sources(tmp_path: Path, notes_dir: Path) -> None:
-    def respond(handler: BaseHTTPRequestHandler, body: Any, number: int) -> None:
-        hold(handler)
-
     question = {"model": "notecite", "messages": [{"role": "user", "content": "Apollo budget?"}]}
-    with LoopbackServer(respond) as server:
+    with ProviderServer() as server:
+        server.fail("chat", HANG)
         async with running(scripted_settings(tmp_path / "home", server)) as client:
             await add_and_index(client, "notes", notes_dir)
             response = await client.post("/v1/chat/completions", json=question)

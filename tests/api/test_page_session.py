@@ -12,8 +12,8 @@ from pydantic import SecretStr
 
 from notecite import Settings
 from notecite.api.page_session import COOKIE, MAX_AGE_S, issue, tenant_of
+from notecite.testing import hash_settings
 from tests.api.helpers import running
-from tests.helpers import hash_settings
 
 pytestmark = pytest.mark.anyio
 

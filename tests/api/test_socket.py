@@ -18,7 +18,8 @@ from fastapi import FastAPI
 
 from notecite import load_settings
 from notecite.api import create_app
-from tests.generate.servers import LoopbackServer, chat_completion, send_json
+from notecite.testing.loopback import LoopbackServer, send_json
+from notecite.testing.wire import chat_completion
 
 
 @contextmanager

@@ -19,9 +19,9 @@ import pytest
 
 from notecite import Settings, load_settings
 from notecite.api import create_app
+from notecite.testing import write_files
 from tests.api.helpers import BASE_URL, add_and_index, assert_error, parse_sse
 from tests.chat.notes import write_notes
-from tests.helpers import write_files
 
 pytestmark = pytest.mark.anyio
 

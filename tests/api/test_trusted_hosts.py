@@ -11,9 +11,9 @@ import pytest
 from notecite.api import create_app
 from notecite.api.hosts import host_allowed, host_name
 from notecite.errors import ConfigError
+from notecite.testing import hash_settings
 from tests.api.helpers import running
 from tests.api.test_socket import serving
-from tests.helpers import hash_settings
 
 pytestmark = pytest.mark.anyio
 

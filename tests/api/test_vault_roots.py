@@ -18,9 +18,9 @@ from click.testing import CliRunner
 from notecite import Engine, Settings, load_settings
 from notecite.cli.main import cli
 from notecite.errors import ConfigError
+from notecite.testing import hash_settings, write_files
 from tests.api.helpers import add_and_index, assert_error, running, wait_for_index
 from tests.api.test_tenants import two_clients
-from tests.helpers import hash_settings, write_files
 
 pytestmark = pytest.mark.anyio
 

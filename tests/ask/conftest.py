@@ -2,22 +2,22 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
-from notecite import Engine, load_settings
+from notecite import Engine
 from notecite.embed.base import Embedder
 from notecite.generate.base import LLM
-from tests.ask.notes import build_vaults
+from notecite.testing import EngineFactory
+from tests.ask.notes import VAULTS
 
 MakeEngine = Callable[..., Engine]
 
 
 @pytest.fixture
-def make_engine(tmp_path: Path) -> Iterator[MakeEngine]:
+def make_engine(notecite_engines: EngineFactory) -> MakeEngine:
     """``make_engine(llm=..., embedder=..., indexed=True, **settings)``: a fresh home each call.
 
     ``llm`` is an LLM instance handed to the Engine, or a provider name for the settings.
@@ -26,7 +26,6 @@ def make_engine(tmp_path: Path) -> Iterator[MakeEngine]:
     test sets ``ask={"auto_rag": ...}``; with ``indexed`` the vaults v1 (work) and v2 (home)
     of :mod:`tests.ask.notes` are added and indexed.
     """
-    engines: list[Engine] = []
 
     def make(
         *,
@@ -35,21 +34,15 @@ def make_engine(tmp_path: Path) -> Iterator[MakeEngine]:
         indexed: bool = True,
         **overrides: Any,
     ) -> Engine:
-        overrides.setdefault("embedder", {"name": "hash"})
         overrides["ask"] = {"auto_rag": "off", **overrides.get("ask", {})}
-        overrides["llm"] = llm if isinstance(llm, str) else "extractive"
-        number = len(engines)
-        settings = load_settings(home=tmp_path / f"home{number}", **overrides)
-        instance = None if isinstance(llm, str) else llm
-        engine = Engine(settings, llm=instance, embedder=embedder)
-        engines.append(engine)
-        if indexed:
-            build_vaults(engine, tmp_path / f"notes{number}")
-        return engine
+        return notecite_engines(
+            vaults=VAULTS if indexed else None,
+            llm=llm,
+            embedder=embedder or "hash",
+            **overrides,
+        )
 
-    yield make
-    for engine in engines:
-        engine.close()
+    return make
 
 
 @pytest.fixture

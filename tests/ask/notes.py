@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from notecite import Engine
-from tests.helpers import write_files
+from notecite.testing import write_files
 
 WORK_VAULT = {
     "projects/work/apollo.md": (
@@ -50,6 +50,10 @@ HOME_VAULT = {
         "Water the tomatoes every morning and feed them compost on Sundays.\n"
     ),
 }
+
+
+VAULTS = {"v1": WORK_VAULT, "v2": HOME_VAULT}
+"""The vaults of an engine of the ask tests: v1 (work) and v2 (home)."""
 
 
 def build_vaults(engine: Engine, root: Path) -> None:

@@ -10,9 +10,8 @@ from notecite.embed.hashing import HashEmbedder
 from notecite.generate.citations import FALLBACK_ANSWER
 from notecite.pipeline import AMBIGUOUS_ANSWER, NO_NOTES_ANSWER
 from notecite.schemas.ask import AskRequest
+from notecite.testing import DelegatingEmbedder, ScriptedLLM
 from tests.ask.conftest import MakeEngine
-from tests.ask.providers import ScriptedLLM
-from tests.helpers import CountingEmbedder
 
 APOLLO = "When is the Apollo launch scheduled?"
 UNRELATED = "quantum chromodynamics lattice gauge"
@@ -75,7 +74,7 @@ def test_with_folder_ranking_only_the_folders_are_asked_about(make_engine: MakeE
 @pytest.mark.parametrize("question", ["what is it?", "Tell me about my notes, please.", "?!"])
 def test_a_question_of_stopwords_only_is_ambiguous(make_engine: MakeEngine, question: str) -> None:
     llm = ScriptedLLM()
-    embedder = CountingEmbedder(HashEmbedder())
+    embedder = DelegatingEmbedder(HashEmbedder())
     engine = make_engine(llm=llm, embedder=embedder)
 
     response = engine.ask(AskRequest(question=question, debug=True))
@@ -134,10 +133,11 @@ def test_an_answer_saying_the_notes_lack_it_is_kept(make_engine: MakeEngine) -> 
 
 
 def test_a_cited_answer_does_not_abstain(make_engine: MakeEngine) -> None:
-    response = make_engine(llm=ScriptedLLM()).ask(AskRequest(question=APOLLO))
+    answer = "The Apollo launch is scheduled for March 14 [N1]."
+    response = make_engine(llm=ScriptedLLM(answer)).ask(AskRequest(question=APOLLO))
     assert not response.abstained
     assert response.abstain_reason is None
-    assert response.answer == "The Apollo launch is scheduled for March 14 [N1]."
+    assert response.answer == answer
 
 
 def test_a_name_the_notes_never_mention_is_said_plainly_without_asking_the_model(
@@ -146,7 +146,7 @@ def test_a_name_the_notes_never_mention_is_said_plainly_without_asking_the_model
     """A near miss: on topic (the Apollo launch), but Twitch occurs in no note. A model would
     answer "yes, it is streamed on Twitch [N1]" from the launch note; notecite says the notes
     don't mention it, and lists the closest notes."""
-    llm = ScriptedLLM(answer="Yes, the launch is streamed on Twitch [N1].")
+    llm = ScriptedLLM("Yes, the launch is streamed on Twitch [N1].")
     engine = make_engine(llm=llm, ask={"folder_ranking": False})
     response = engine.ask(
         AskRequest(question="Is the Apollo launch streamed on Twitch?", debug=True)
@@ -161,7 +161,7 @@ def test_a_name_the_notes_never_mention_is_said_plainly_without_asking_the_model
 
 
 def test_a_name_the_notes_do_mention_is_answered(make_engine: MakeEngine) -> None:
-    llm = ScriptedLLM(answer="The launch is at the Lisbon office [N1].")
+    llm = ScriptedLLM("The launch is at the Lisbon office [N1].")
     engine = make_engine(llm=llm, ask={"folder_ranking": False})
     response = engine.ask(AskRequest(question="Is the Apollo launch in Lisbon?", debug=True))
     assert not response.abstained

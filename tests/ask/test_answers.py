@@ -9,8 +9,8 @@ from notecite.config import AskSettings, GenerationSettings
 from notecite.generate.prompts import SYSTEM_PROMPT
 from notecite.generate.registry import register_llm
 from notecite.schemas.ask import AskRequest, AskResponse, DebugInfo, RetrievedChunk
+from notecite.testing import ScriptedLLM
 from tests.ask.conftest import MakeEngine
-from tests.ask.providers import ScriptedLLM
 
 APOLLO = "When is the Apollo launch scheduled?"
 

@@ -4,40 +4,26 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Protocol
 
 import pytest
-from click.testing import CliRunner, Result
 
-from notecite.cli.main import cli
 from notecite.schemas.ask import AskResponse
+from notecite.testing import CliRun, write_files
 from tests.ask.notes import HOME_VAULT, WORK_VAULT
-from tests.helpers import write_files
 
 APOLLO = "When is the Apollo launch scheduled?"
 
 
-class Run(Protocol):
-    def __call__(self, *args: str, code: int = 0) -> Result: ...
-
-
 @pytest.fixture
-def run(tmp_path: Path) -> Run:
-    runner = CliRunner()
-    home = tmp_path / "home"
-
-    def invoke(*args: str, code: int = 0) -> Result:
-        result = runner.invoke(cli, ["--home", str(home), "--embedder", "hash", *args], env={})
-        assert result.exit_code == code, (result.output, result.exception)
-        return result
-
-    invoke("vault", "add", "v1", str(write_files(tmp_path / "work", WORK_VAULT)))
-    invoke("vault", "add", "v2", str(write_files(tmp_path / "home-notes", HOME_VAULT)))
-    invoke("index")
-    return invoke
+def run(notecite_cli: CliRun, tmp_path: Path) -> CliRun:
+    """``notecite --home HOME --embedder hash`` with the vaults v1 and v2 indexed."""
+    notecite_cli("vault", "add", "v1", str(write_files(tmp_path / "work", WORK_VAULT)))
+    notecite_cli("vault", "add", "v2", str(write_files(tmp_path / "home-notes", HOME_VAULT)))
+    notecite_cli("index")
+    return notecite_cli
 
 
-def test_ask_json_prints_the_ask_response(run: Run) -> None:
+def test_ask_json_prints_the_ask_response(run: CliRun) -> None:
     result = run("ask", APOLLO, "--json", "--llm", "extractive")
     response = AskResponse.model_validate(json.loads(result.stdout))
     assert not response.abstained
@@ -48,7 +34,7 @@ def test_ask_json_prints_the_ask_response(run: Run) -> None:
     assert response.debug is None
 
 
-def test_ask_json_with_debug_includes_the_candidates(run: Run) -> None:
+def test_ask_json_with_debug_includes_the_candidates(run: CliRun) -> None:
     result = run("ask", APOLLO, "--json", "--debug", "--llm", "extractive", "-k", "3")
     response = AskResponse.model_validate(json.loads(result.stdout))
     assert response.debug is not None
@@ -57,7 +43,7 @@ def test_ask_json_with_debug_includes_the_candidates(run: Run) -> None:
     assert sum(c.kept for c in response.debug.retrieved_chunks) <= 3
 
 
-def test_ask_prints_the_answer_and_numbered_references(run: Run) -> None:
+def test_ask_prints_the_answer_and_numbered_references(run: CliRun) -> None:
     result = run("ask", APOLLO, "--llm", "extractive")
     response = AskResponse.model_validate(
         json.loads(run("ask", APOLLO, "--json", "--llm", "extractive").stdout)
@@ -72,31 +58,31 @@ def test_ask_prints_the_answer_and_numbered_references(run: Run) -> None:
     assert any(line.startswith("[N1] v1/projects/work/apollo.md:") for line in lines)
 
 
-def test_ask_scopes_by_vault_and_folder(run: Run) -> None:
+def test_ask_scopes_by_vault_and_folder(run: CliRun) -> None:
     args = ["espresso machine kitchen", "--vault", "v2", "--folder", "meetings", "--json"]
     result = run("ask", *args, "--llm", "extractive")
     response = AskResponse.model_validate(json.loads(result.stdout))
     assert [(r.vault, r.rel_path) for r in response.references] == [("v2", "meetings/retro.md")]
 
 
-def test_ask_with_file_section_citations(run: Run) -> None:
+def test_ask_with_file_section_citations(run: CliRun) -> None:
     result = run("ask", APOLLO, "--citation-style", "file_section", "--llm", "extractive")
     assert "[File: projects/work/apollo.md, Section: # Apollo > ## Launch]" in result.stdout
 
 
-def test_ask_reports_an_abstention(run: Run) -> None:
+def test_ask_reports_an_abstention(run: CliRun) -> None:
     result = run("ask", "what is it?", "--llm", "extractive")
     assert "(abstained: ambiguous_question)" in result.stdout
     assert "References:" not in result.stdout
 
 
-def test_ask_debug_prints_candidates_and_timings(run: Run) -> None:
+def test_ask_debug_prints_candidates_and_timings(run: CliRun) -> None:
     result = run("ask", APOLLO, "--debug", "--llm", "extractive")
     assert "Candidates (rank, final, vector, lexical, kept, cited):" in result.stdout
     assert "timings ms: embed" in result.stdout
 
 
-def test_ask_auto_rag_always_reports_its_steps(run: Run) -> None:
+def test_ask_auto_rag_always_reports_its_steps(run: CliRun) -> None:
     result = run("ask", APOLLO, "--debug", "--llm", "extractive", "--auto-rag", "always")
     assert "auto-RAG (always): hyde skipped 0 ms, rewrite skipped 0 ms, second_pass ok" in (
         result.stdout
@@ -107,12 +93,12 @@ def test_ask_auto_rag_always_reports_its_steps(run: Run) -> None:
     assert (debug.auto_rag.mode, debug.auto_rag.triggered) == ("off", False)
 
 
-def test_ask_an_unknown_vault_exits_with_the_known_ones(run: Run) -> None:
+def test_ask_an_unknown_vault_exits_with_the_known_ones(run: CliRun) -> None:
     result = run("ask", APOLLO, "--vault", "nope", code=1)
     assert "unknown vault 'nope'; known vaults: v1, v2" in result.output
 
 
-def test_ask_has_help(run: Run) -> None:
+def test_ask_has_help(run: CliRun) -> None:
     text = run("ask", "--help").output
     for option in ("--vault", "--folder", "--detail", "-k", "--json", "--llm", "--citation-style"):
         assert option in text

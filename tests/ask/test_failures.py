@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import time
-from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 
@@ -11,12 +10,22 @@ from notecite.errors import LLMError
 from notecite.generate.answer import LLM_FAILED_ANSWER
 from notecite.retrieve.stage import RECENT_NOTES
 from notecite.schemas.ask import AskRequest, AskResponse, DebugInfo, ErrorInfo
+from notecite.testing import (
+    HANG,
+    DelegatingEmbedder,
+    Fault,
+    ProviderServer,
+    ScriptedLLM,
+    write_files,
+)
 from tests.ask.conftest import MakeEngine
-from tests.ask.providers import QueryFailingEmbedder, ScriptedLLM
-from tests.generate.servers import LoopbackServer, hold, send_json
-from tests.helpers import write_files
 
 APOLLO = "When is the Apollo launch scheduled?"
+
+
+def query_failing() -> DelegatingEmbedder:
+    """Indexes like the ``hash`` embedder, but every query embedding fails."""
+    return DelegatingEmbedder(fail_queries="embedding server at http://127.0.0.1:9 is unreachable")
 
 
 def debug_of(response: AskResponse) -> DebugInfo:
@@ -25,12 +34,12 @@ def debug_of(response: AskResponse) -> DebugInfo:
 
 
 def test_an_embedding_failure_falls_back_to_keyword_retrieval(make_engine: MakeEngine) -> None:
-    embedder = QueryFailingEmbedder()
+    embedder = query_failing()
     engine = make_engine(embedder=embedder)
 
     response = engine.ask(AskRequest(question=APOLLO, debug=True))
 
-    assert embedder.query_attempts == 1
+    assert len(embedder.queries) == 1
     assert not response.abstained
     assert response.error is None
     assert "March 14" in response.answer
@@ -42,7 +51,7 @@ def test_an_embedding_failure_falls_back_to_keyword_retrieval(make_engine: MakeE
 
 
 def test_keyword_fallback_still_respects_folders(make_engine: MakeEngine) -> None:
-    engine = make_engine(embedder=QueryFailingEmbedder())
+    engine = make_engine(embedder=query_failing())
     response = engine.ask(
         AskRequest(question="Zephyr Apollo launch", folders=["projects"], debug=True)
     )
@@ -56,9 +65,9 @@ def test_with_no_embedding_and_no_keyword_match_the_most_recent_notes_are_the_co
 ) -> None:
     """The AuroraNotes fallback: nothing can be searched, so the newest notes are used, and
     the answer says so in its strategy."""
-    llm = ScriptedLLM(answer="The newest entry is the one of day 6 [N1].")
+    llm = ScriptedLLM("The newest entry is the one of day 6 [N1].")
     engine = make_engine(
-        llm=llm, embedder=QueryFailingEmbedder(), indexed=False, ask={"folder_ranking": False}
+        llm=llm, embedder=query_failing(), indexed=False, ask={"folder_ranking": False}
     )
     dated = {
         f"note{day}.md": f"---\ndate: 2024-05-0{day}\n---\n# Day {day}\n\nEntry of day {day}.\n"
@@ -111,10 +120,8 @@ def openai_settings(url: str, **generation: Any) -> dict[str, Any]:
 def test_an_openai_server_answering_500_gives_references_and_error(
     make_engine: MakeEngine,
 ) -> None:
-    def respond(h: BaseHTTPRequestHandler, body: Any, n: int) -> None:
-        send_json(h, {"error": {"message": "overloaded"}}, status=500, headers={"Retry-After": "0"})
-
-    with LoopbackServer(respond) as server:
+    with ProviderServer() as server:
+        server.fail("chat", Fault(500, message="overloaded", headers={"Retry-After": "0"}))
         settings = openai_settings(server.url, retries=1)
         settings["ask"] = {**settings.get("ask", {}), "folder_ranking": "llm"}
         engine = make_engine(**settings)
@@ -134,10 +141,8 @@ def test_an_openai_server_answering_500_gives_references_and_error(
 
 
 def test_an_openai_server_that_hangs_times_out_with_references(make_engine: MakeEngine) -> None:
-    def respond(h: BaseHTTPRequestHandler, body: Any, n: int) -> None:
-        hold(h)
-
-    with LoopbackServer(respond) as server:
+    with ProviderServer() as server:
+        server.fail("chat", HANG)
         engine = make_engine(
             **openai_settings(server.url, retries=0, timeout_s=0.3), ask={"folder_ranking": False}
         )

@@ -7,8 +7,8 @@ import pytest
 from notecite import Engine
 from notecite.errors import VaultError
 from notecite.schemas.ask import AskRequest, AskResponse, DebugInfo
+from notecite.testing import ScriptedLLM
 from tests.ask.conftest import MakeEngine
-from tests.ask.providers import ScriptedLLM
 
 ALL_FOLDERS = ["v1/meetings", "v1/projects-old", "v1/projects/work", "v2/meetings", "v2/projects"]
 LAUNCH = "Apollo launch Lisbon"

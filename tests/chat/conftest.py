@@ -3,39 +3,31 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from notecite import Engine, load_settings
+from notecite import Engine
 from notecite.chat import SessionStore
 from notecite.generate.base import LLM
-from tests.chat.notes import index_notes
+from notecite.testing import EngineFactory
+from tests.chat.notes import NOTES
 
 MakeEngine = Callable[..., Engine]
 
 
 @pytest.fixture
-def make_engine(tmp_path: Path) -> Iterator[MakeEngine]:
-    """``make_engine(llm=None, **settings)``: the test vault indexed in a fresh home.
+def make_engine(notecite_engines: EngineFactory) -> MakeEngine:
+    """``make_engine(llm=None, **settings)``: the test vault indexed as ``notes`` in a fresh
+    home.
 
     Defaults: the ``hash`` embedder and the ``extractive`` LLM (``llm`` replaces it).
     """
-    engines: list[Engine] = []
 
     def make(*, llm: LLM | None = None, **overrides: Any) -> Engine:
-        overrides.setdefault("embedder", {"name": "hash"})
-        overrides.setdefault("llm", "extractive")
-        number = len(engines)
-        engine = Engine(load_settings(home=tmp_path / f"home{number}", **overrides), llm=llm)
-        engines.append(engine)
-        index_notes(engine, tmp_path / f"notes{number}")
-        return engine
+        return notecite_engines(vaults={"notes": NOTES}, llm=llm, **overrides)
 
-    yield make
-    for engine in engines:
-        engine.close()
+    return make
 
 
 @pytest.fixture

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from notecite import Engine
-from tests.helpers import write_files
+from notecite.testing import write_files
 
 NOTES = {
     "projects/apollo.md": (

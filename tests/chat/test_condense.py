@@ -7,7 +7,7 @@ import pytest
 from notecite.chat.condense import condense, looks_like_follow_up, without_model
 from notecite.generate.base import ChatMessage
 from notecite.generate.extractive import ExtractiveLLM
-from tests.chat.providers import ScriptedLLM
+from notecite.testing import ScriptedLLM
 
 HISTORY = (
     ChatMessage("user", "When is the Apollo launch?"),

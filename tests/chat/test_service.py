@@ -18,8 +18,8 @@ from notecite.chat import (
 from notecite.errors import LLMError, LLMTimeoutError
 from notecite.generate.citations import FALLBACK_ANSWER
 from notecite.schemas.chat import SessionSettingsPatch
+from notecite.testing import ScriptedLLM
 from tests.chat.conftest import MakeEngine
-from tests.chat.providers import ScriptedLLM
 
 SessionsOf = Callable[[Engine], SessionStore]
 

@@ -5,37 +5,20 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Protocol
 
 import pytest
-from click.testing import CliRunner, Result
+from click.testing import CliRunner
 
 from notecite.cli.main import cli
+from notecite.testing import CliRun
 from tests.chat.notes import write_notes
 
 
-class Run(Protocol):
-    """The ``run`` fixture: ``notecite --home HOME`` (hash, extractive) with ``input``."""
-
-    def __call__(self, *args: str, input: str | None = None, code: int = 0) -> Result: ...
-
-
 @pytest.fixture
-def run(tmp_path: Path) -> Run:
-    """Runs the CLI on a home where the test vault is indexed as ``notes``."""
-    home = tmp_path / "home"
-    runner = CliRunner()
-
-    def invoke(*args: str, input: str | None = None, code: int = 0) -> Result:
-        result = runner.invoke(
-            cli,
-            ["--home", str(home), "--embedder", "hash", "--llm", "extractive", *args],
-            input=input,
-            env={},
-        )
-        assert result.exit_code == code, (result.output, result.exception)
-        return result
-
+def run(tmp_path: Path) -> CliRun:
+    """``notecite --home HOME`` (hash, extractive) where the test vault is indexed as
+    ``notes``."""
+    invoke = CliRun(tmp_path / "home", llm="extractive")
     invoke("index", str(write_notes(tmp_path / "notes")), "--vault", "notes")
     return invoke
 
@@ -46,7 +29,7 @@ def session_id_of(output: str) -> str:
     return found.group(1)
 
 
-def test_chat_keeps_one_session_until_exit_and_resumes(run: Run) -> None:
+def test_chat_keeps_one_session_until_exit_and_resumes(run: CliRun) -> None:
     first = run(
         "chat", input="What is the Apollo budget?\n\nWhen is the Apollo launch?\n/exit\nignored\n"
     )
@@ -79,7 +62,7 @@ def test_chat_keeps_one_session_until_exit_and_resumes(run: Run) -> None:
     assert "No chat sessions yet" in run("sessions", "list").output
 
 
-def test_unknown_sessions_exit_1(run: Run) -> None:
+def test_unknown_sessions_exit_1(run: CliRun) -> None:
     unknown = "00000000-0000-4000-8000-000000000000"
     for args in (("chat", "--session", unknown), ("sessions", "show", unknown)):
         result = run(*args, input="", code=1)
@@ -88,7 +71,7 @@ def test_unknown_sessions_exit_1(run: Run) -> None:
     assert "no chat session" in run("sessions", "delete", unknown, code=1).stderr
 
 
-def test_an_empty_chat_starts_no_session(run: Run) -> None:
+def test_an_empty_chat_starts_no_session(run: CliRun) -> None:
     out = run("chat", input="\n/quit\n").output
     assert "notecite chat --session" not in out
     assert "No chat sessions yet" in run("sessions", "list").output
@@ -106,7 +89,7 @@ def test_every_chat_command_has_help(args: tuple[str, ...]) -> None:
     assert len(text.split("\n\n", 1)[-1].strip()) > 20
 
 
-def test_tenant_option_keeps_vaults_and_sessions_apart(run: Run, tmp_path: Path) -> None:
+def test_tenant_option_keeps_vaults_and_sessions_apart(run: CliRun, tmp_path: Path) -> None:
     other = tmp_path / "acme-notes"
     other.mkdir()
     (other / "zephyr.md").write_text("# Zephyr\n\nThe Zephyr budget is 12000 dollars.\n")

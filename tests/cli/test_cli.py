@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 import click
 import pytest
-from click.testing import CliRunner, Result
+from click.testing import CliRunner
 
 from notecite.cli.main import cli
-from tests.helpers import write_files
+from notecite.testing import CliRun, write_files
 
 NOTES = {
     "projects/atlas.md": (
@@ -33,33 +33,19 @@ def vault(tmp_path: Path) -> Path:
     return write_files(tmp_path / "notes", dict(NOTES))
 
 
-class Run(Protocol):
-    """The ``run`` fixture: invoke ``notecite --home HOME --embedder hash ARGS``."""
-
-    def __call__(self, *args: str, env: dict[str, str] | None = None, code: int = 0) -> Result: ...
+@pytest.fixture
+def run(home: Path) -> CliRun:
+    """``notecite --home HOME --embedder hash ARGS``."""
+    return CliRun(home)
 
 
 @pytest.fixture
-def run(home: Path) -> Run:
-    runner = CliRunner()
-
-    def invoke(*args: str, env: dict[str, str] | None = None, code: int = 0) -> Result:
-        result = runner.invoke(
-            cli, ["--home", str(home), "--embedder", "hash", *args], env=env or {}
-        )
-        assert result.exit_code == code, (result.output, result.exception)
-        return result
-
-    return invoke
-
-
-@pytest.fixture
-def indexed(run: Run, vault: Path) -> Path:
+def indexed(run: CliRun, vault: Path) -> Path:
     run("index", str(vault), "--vault", "notes")
     return vault
 
 
-def test_vault_add_list_remove(run: Run, vault: Path, tmp_path: Path) -> None:
+def test_vault_add_list_remove(run: CliRun, vault: Path, tmp_path: Path) -> None:
     assert "no vaults yet" in run("vault", "list").output
     added = run("vault", "add", "notes", str(vault))
     assert f"added vault notes -> {vault.resolve()}" in added.output
@@ -80,7 +66,7 @@ def test_vault_add_list_remove(run: Run, vault: Path, tmp_path: Path) -> None:
     ]
 
 
-def test_vault_errors_exit_1(run: Run, vault: Path, tmp_path: Path) -> None:
+def test_vault_errors_exit_1(run: CliRun, vault: Path, tmp_path: Path) -> None:
     run("vault", "add", "notes", str(vault))
     duplicate = run("vault", "add", "notes", str(vault), code=1)
     assert "exists already" in duplicate.stderr
@@ -91,7 +77,7 @@ def test_vault_errors_exit_1(run: Run, vault: Path, tmp_path: Path) -> None:
     assert "never-added" in gone.stderr
 
 
-def test_index_path_then_status_json(run: Run, vault: Path) -> None:
+def test_index_path_then_status_json(run: CliRun, vault: Path) -> None:
     (vault / "empty.md").write_text("")
     out = run("index", str(vault), "--vault", "notes").output
     assert "notes: added 4, updated 0, unchanged 0, removed 0, failed 1" in out
@@ -121,32 +107,32 @@ def test_index_path_then_status_json(run: Run, vault: Path) -> None:
     assert status["embedder"] == {"model": "hash-256", "dimensions": 256}
 
 
-def test_status_text(run: Run, indexed: Path) -> None:
+def test_status_text(run: CliRun, indexed: Path) -> None:
     out = run("status").output
     assert "embedding model: hash-256, 256 dimensions" in out
     assert "notes: 4 notes" in out
     assert "cache query_embeddings: 0/100 entries, 0 hits, 0 misses (0% hit rate)" in out
 
 
-def test_status_before_anything_is_indexed(run: Run) -> None:
+def test_status_before_anything_is_indexed(run: CliRun) -> None:
     status = json.loads(run("status", "--json").stdout)
     assert status["vaults"] == []
     assert status["embedder"] == {"model": None, "dimensions": None}
 
 
-def test_index_without_name_uses_the_folder_name(run: Run, vault: Path) -> None:
+def test_index_without_name_uses_the_folder_name(run: CliRun, vault: Path) -> None:
     run("index", str(vault))
     run("index", str(vault))  # the same folder again is the same vault
     names = [v["name"] for v in json.loads(run("vault", "list", "--json").stdout)["vaults"]]
     assert names == [vault.name]
 
 
-def _search(run: Run, *args: str) -> list[dict[str, Any]]:
+def _search(run: CliRun, *args: str) -> list[dict[str, Any]]:
     results: list[dict[str, Any]] = json.loads(run("search", *args, "--json").stdout)["results"]
     return results
 
 
-def test_search_json_shape(run: Run, indexed: Path) -> None:
+def test_search_json_shape(run: CliRun, indexed: Path) -> None:
     results = _search(run, "atlas budget")
     assert results
     for result in results:
@@ -171,7 +157,7 @@ def test_search_json_shape(run: Run, indexed: Path) -> None:
     assert "USD 240,000" in str(budget["text"])
 
 
-def test_search_k_vault_and_folder(run: Run, indexed: Path, tmp_path: Path) -> None:
+def test_search_k_vault_and_folder(run: CliRun, indexed: Path, tmp_path: Path) -> None:
     assert len(_search(run, "atlas budget", "-k", "2")) == 2
     in_projects = {r["rel_path"] for r in _search(run, "atlas budget", "--folder", "projects")}
     assert in_projects == {"projects/atlas.md", "projects/work/plan.md"}
@@ -183,18 +169,18 @@ def test_search_k_vault_and_folder(run: Run, indexed: Path, tmp_path: Path) -> N
     assert {r["vault"] for r in _search(run, "atlas budget", "--vault", "other")} == {"other"}
 
 
-def test_search_text_output(run: Run, indexed: Path) -> None:
+def test_search_text_output(run: CliRun, indexed: Path) -> None:
     out = run("search", "atlas budget", "-k", "1").output
     assert "[1] notes/" in out
     assert "score" in out
 
 
-def test_search_of_an_empty_index(run: Run) -> None:
+def test_search_of_an_empty_index(run: CliRun) -> None:
     assert "no matching notes" in run("search", "anything at all").output
     assert json.loads(run("search", "anything", "--json").stdout) == {"results": []}
 
 
-def test_unknown_vault_lists_the_known_ones(run: Run, indexed: Path) -> None:
+def test_unknown_vault_lists_the_known_ones(run: CliRun, indexed: Path) -> None:
     result = run("search", "atlas", "--vault", "nope", code=1)
     assert "unknown vault 'nope'" in result.stderr
     assert "known vaults: notes" in result.stderr
@@ -202,13 +188,13 @@ def test_unknown_vault_lists_the_known_ones(run: Run, indexed: Path) -> None:
     assert "known vaults: notes" in run("index", "--vault", "nope", code=1).stderr
 
 
-def test_bad_arguments_are_usage_errors(run: Run, indexed: Path) -> None:
+def test_bad_arguments_are_usage_errors(run: CliRun, indexed: Path) -> None:
     run("search", "atlas", "-k", "0", code=2)
     run("search", code=2)
     run("frobnicate", code=2)
 
 
-def test_config_show_masks_secrets(run: Run) -> None:
+def test_config_show_masks_secrets(run: CliRun) -> None:
     secret = "sk-very-secret-value"
     result = run(
         "config",
@@ -224,7 +210,7 @@ def test_config_show_masks_secrets(run: Run) -> None:
     assert "minilm" in shown["available_embedders"]
 
 
-def test_invalid_config_exits_1(run: Run, home: Path, tmp_path: Path) -> None:
+def test_invalid_config_exits_1(run: CliRun, home: Path, tmp_path: Path) -> None:
     toml = tmp_path / "c.toml"
     toml.write_text("[search]\nk = 5\nnot_a_setting = 1\n")
     result = run("--config", str(toml), "config", "show", code=1)

@@ -15,8 +15,8 @@ from notecite.cli.main import cli
 from notecite.errors import ConfigError, VaultError
 from notecite.evaluate.beir import run_beir
 from notecite.evaluate.qa import parse_vault_options, run_qa
+from notecite.testing import write_files
 from tests.evaluate.test_beir import write_fixture
-from tests.helpers import write_files
 
 WORK = {
     "projects/apollo.md": (

@@ -24,7 +24,7 @@ from notecite.evaluate.qa_data import (
     terms_in_vault,
     to_json,
 )
-from tests.helpers import write_files
+from notecite.testing import write_files
 
 REPO = Path(__file__).resolve().parents[2]
 QA_FILE = REPO / "bench" / "qa" / "vaults.jsonl"

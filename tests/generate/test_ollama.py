@@ -12,7 +12,7 @@ from notecite.config import GenerationSettings
 from notecite.errors import LLMError
 from notecite.generate.base import ChatMessage, GenerationRequest
 from notecite.generate.ollama import OllamaLLM
-from tests.generate.servers import LoopbackServer, hold, send_json, send_lines
+from notecite.testing.loopback import LoopbackServer, hold, send_json, send_lines
 
 REQUEST = GenerationRequest(
     messages=(ChatMessage("system", "Answer briefly."), ChatMessage("user", "When is it?")),

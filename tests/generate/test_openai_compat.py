@@ -13,14 +13,8 @@ from notecite.config import GenerationSettings
 from notecite.errors import LLMError
 from notecite.generate.base import ChatMessage, GenerationRequest
 from notecite.generate.openai_compat import OpenAICompatLLM
-from tests.generate.servers import (
-    LoopbackServer,
-    chat_completion,
-    hold,
-    send_json,
-    send_lines,
-    sse_events,
-)
+from notecite.testing.loopback import LoopbackServer, hold, send_json, send_lines
+from notecite.testing.wire import chat_completion, sse_events
 
 REQUEST = GenerationRequest(
     messages=(ChatMessage("system", "Answer briefly."), ChatMessage("user", "When is it?")),

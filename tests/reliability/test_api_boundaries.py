@@ -14,8 +14,8 @@ import httpx
 import pytest
 
 from notecite import Settings
+from notecite.testing import hash_settings, write_files
 from tests.api.helpers import add_and_index, running
-from tests.helpers import hash_settings, write_files
 
 pytestmark = [pytest.mark.reliability, pytest.mark.anyio]
 

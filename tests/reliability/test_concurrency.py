@@ -19,7 +19,7 @@ from notecite.chat import ChatRequest
 from notecite.errors import IndexBusyError
 from notecite.store.sqlite.connection import open_index
 from notecite.store.sqlite.lock import index_locks, lock_dir
-from tests.helpers import hash_settings
+from notecite.testing import hash_settings
 from tests.reliability.vaults import (
     ChunkRow,
     clean_env,

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from notecite import Engine
-from tests.helpers import hash_settings
+from notecite.testing import hash_settings
 from tests.reliability.vaults import (
     ChunkRow,
     clean_env,

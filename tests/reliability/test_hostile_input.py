@@ -24,8 +24,8 @@ from notecite.embed.hashing import HashEmbedder
 from notecite.errors import ParseError
 from notecite.ingest.parse import parse_file
 from notecite.store.sqlite import SQLiteStore
+from notecite.testing import hash_settings, write_files
 from notecite.types import NoteRecord, SearchFilter
-from tests.helpers import hash_settings, write_files
 
 pytestmark = pytest.mark.reliability
 

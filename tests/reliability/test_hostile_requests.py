@@ -24,9 +24,9 @@ from notecite.api import create_app
 from notecite.api.error_responses import JsonErrors
 from notecite.api.headers import SecurityHeaders
 from notecite.config import Settings
+from notecite.testing import hash_settings
 from tests.api.helpers import BASE_URL, add_and_index
 from tests.chat.notes import write_notes
-from tests.helpers import hash_settings
 
 pytestmark = [pytest.mark.reliability, pytest.mark.anyio]
 

@@ -18,9 +18,9 @@ from notecite.cli.main import cli
 from notecite.config import Settings
 from notecite.embed.hashing import HashEmbedder
 from notecite.schemas.ask import AskRequest
+from notecite.testing import Fault, ProviderServer, ScriptedLLM, hash_settings, write_files
+from notecite.testing.loopback import LoopbackServer, send_json
 from tests.api.helpers import running, wait_for_index
-from tests.generate.servers import LoopbackServer, chat_completion, send_json
-from tests.helpers import hash_settings, write_files
 
 pytestmark = pytest.mark.reliability
 
@@ -49,14 +49,9 @@ def _all_logged(caplog: pytest.LogCaptureFixture, level: int) -> str:
 def test_note_text_questions_and_keys_appear_only_at_debug(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    def respond(handler: BaseHTTPRequestHandler, body: Any, number: int) -> None:
-        if number == 1:  # a failure first: its error path logs too
-            send_json(handler, {"error": {"message": "overloaded"}}, status=500)
-        else:
-            send_json(handler, chat_completion("It is zanzibarquux seven [N1]."))
-
     caplog.set_level(logging.DEBUG)
-    with LoopbackServer(respond) as server:
+    with ProviderServer(ScriptedLLM("It is zanzibarquux seven [N1].")) as server:
+        server.fail("chat", Fault(500, message="overloaded"), times=1)  # its error path logs too
         settings = hash_settings(
             tmp_path / "home",
             llm="openai",

@@ -23,8 +23,9 @@ from notecite import Engine
 from notecite.generate.citations import FALLBACK_ANSWER
 from notecite.generate.prompts import as_data
 from notecite.schemas.ask import AskRequest, AskResponse
-from tests.generate.servers import LoopbackServer, chat_completion, send_json
-from tests.helpers import hash_settings, write_files
+from notecite.testing import hash_settings, write_files
+from notecite.testing.loopback import LoopbackServer, send_json
+from notecite.testing.wire import chat_completion
 from tests.reliability.injection_cases import CASES, InjectionCase
 
 pytestmark = pytest.mark.reliability

@@ -14,10 +14,7 @@ from __future__ import annotations
 import socket
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -26,8 +23,16 @@ from notecite.embed.hashing import HashEmbedder
 from notecite.embed.openai_compat import OpenAICompatEmbedder
 from notecite.errors import EmbeddingError
 from notecite.schemas.ask import AskRequest
-from tests.generate.servers import LoopbackServer, chat_completion, hold, send_json
-from tests.helpers import hash_settings, write_files
+from notecite.testing import (
+    GARBAGE,
+    HANG,
+    Fault,
+    ProviderServer,
+    ScriptedLLM,
+    Task,
+    hash_settings,
+    write_files,
+)
 from tests.reliability.vaults import snapshot
 
 pytestmark = pytest.mark.reliability
@@ -40,55 +45,21 @@ NOTES = {
 TIMEOUT_S = 0.5
 
 
-@dataclass
-class Faults:
-    """What each fake server does now: "ok", "down" (HTTP 503), "slow", "garbage", "429"."""
-
-    llm: str = "ok"
-    embed: str = "ok"
-
-
-_REFERENCE = HashEmbedder(dimensions=64)
-
-
-def _serve(handler: BaseHTTPRequestHandler, mode: str, good: dict[str, Any]) -> None:
-    if mode == "ok":
-        send_json(handler, good)
-    elif mode == "down":
-        send_json(handler, {"error": {"message": "unavailable"}}, status=503)
-    elif mode == "429":
-        send_json(handler, {"error": {"message": "slow down"}}, status=429)
-    elif mode == "slow":
-        hold(handler)
-    elif mode == "garbage":
-        data = b"<html>\x00not json at all"
-        handler.send_response(200)
-        handler.send_header("Content-Type", "application/json")
-        handler.send_header("Content-Length", str(len(data)))
-        handler.end_headers()
-        handler.wfile.write(data)
+FAULTS = {
+    "down": Fault(503, message="unavailable"),
+    "429": Fault(429, message="slow down"),
+    "slow": HANG,
+    "garbage": GARBAGE,
+}
+"""What a fake server does instead of answering, by name."""
 
 
 @pytest.fixture
-def world(tmp_path: Path) -> Iterator[tuple[Faults, Engine]]:
-    faults = Faults()
-
-    def respond(handler: BaseHTTPRequestHandler, body: Any, number: int) -> None:
-        if handler.path.endswith("/embeddings"):
-            vectors = _REFERENCE.embed_documents(list(body["input"]))
-            good = {
-                "object": "list",
-                "data": [
-                    {"object": "embedding", "index": i, "embedding": v.tolist()}
-                    for i, v in enumerate(vectors)
-                ],
-                "model": body["model"],
-            }
-            _serve(handler, faults.embed, good)
-        else:
-            _serve(handler, faults.llm, chat_completion("The launch is on March 14 [N1]."))
-
-    with LoopbackServer(respond) as server:
+def world(tmp_path: Path) -> Iterator[tuple[ProviderServer, Engine]]:
+    """An engine whose LLM and embedder are one OpenAI-compatible server (``server.fail``
+    switches either into a fault mode)."""
+    llm = ScriptedLLM("The launch is on March 14 [N1].")
+    with ProviderServer(llm, embedder=HashEmbedder(dimensions=64)) as server:
         settings = hash_settings(
             tmp_path / "home",
             embedder={
@@ -109,15 +80,15 @@ def world(tmp_path: Path) -> Iterator[tuple[Faults, Engine]]:
         with Engine(settings) as engine:
             engine.add_vault("v", write_files(tmp_path / "notes", NOTES))
             engine.index("v")
-            yield faults, engine
+            yield server, engine
 
 
 @pytest.mark.parametrize("mode", ["down", "slow", "garbage", "429"])
 def test_a_failing_llm_still_answers_with_references_in_bounded_time(
-    world: tuple[Faults, Engine], mode: str
+    world: tuple[ProviderServer, Engine], mode: str
 ) -> None:
-    faults, engine = world
-    faults.llm = mode
+    server, engine = world
+    server.fail("chat", FAULTS[mode])
     started = time.perf_counter()
     response = engine.ask(AskRequest(question=QUESTION, debug=True))
     elapsed = time.perf_counter() - started
@@ -132,10 +103,10 @@ def test_a_failing_llm_still_answers_with_references_in_bounded_time(
 
 @pytest.mark.parametrize("mode", ["down", "slow", "garbage", "429"])
 def test_a_failing_embedder_falls_back_to_keyword_retrieval(
-    world: tuple[Faults, Engine], mode: str
+    world: tuple[ProviderServer, Engine], mode: str
 ) -> None:
-    faults, engine = world
-    faults.embed = mode
+    server, engine = world
+    server.fail("embeddings", FAULTS[mode])
     started = time.perf_counter()
     response = engine.ask(AskRequest(question=QUESTION, debug=True))
     elapsed = time.perf_counter() - started
@@ -149,31 +120,32 @@ def test_a_failing_embedder_falls_back_to_keyword_retrieval(
     assert elapsed < TIMEOUT_S + 2.0
 
 
-def test_both_providers_down_still_return_references(world: tuple[Faults, Engine]) -> None:
-    faults, engine = world
-    faults.llm = faults.embed = "down"
+def test_both_providers_down_still_return_references(world: tuple[ProviderServer, Engine]) -> None:
+    server, engine = world
+    server.fail("chat", FAULTS["down"])
+    server.fail("embeddings", FAULTS["down"])
     response = engine.ask(AskRequest(question=QUESTION))
     assert response.error is not None
     assert "projects/apollo.md" in [r.rel_path for r in response.references]
 
 
 def test_an_embedder_failing_mid_index_loses_nothing_and_the_next_run_finishes(
-    world: tuple[Faults, Engine], tmp_path: Path
+    world: tuple[ProviderServer, Engine], tmp_path: Path
 ) -> None:
-    faults, engine = world
+    server, engine = world
     before = snapshot(engine.settings.db_path, model_id="openai:e")
     extra = {
         f"new/n{i}.md": f"# New {i}\n\nFresh note number {i} about rockets.\n" for i in range(5)
     }
     write_files(tmp_path / "notes", extra)
-    faults.embed = "down"
+    server.fail("embeddings", FAULTS["down"])
     with pytest.raises(EmbeddingError, match=r"answered 503"):
         engine.index("v")
     during = snapshot(engine.settings.db_path, model_id="openai:e")
     assert during.notes == before.notes  # nothing half-written
     assert during.unembedded == 0
 
-    faults.embed = "ok"
+    server.heal("embeddings")
     (report,) = engine.index("v")
     after = snapshot(engine.settings.db_path, model_id="openai:e")
     assert report.added == len(extra)
@@ -201,10 +173,8 @@ def test_an_unreachable_llm_port_is_a_clear_error(tmp_path: Path) -> None:
 
 
 def test_a_down_embedder_is_asked_once_then_queries_fail_at_once() -> None:
-    def respond(handler: BaseHTTPRequestHandler, body: Any, number: int) -> None:
-        send_json(handler, {"error": {"message": "unavailable"}}, status=503)
-
-    with LoopbackServer(respond) as server:
+    with ProviderServer() as server:
+        server.fail("embeddings", FAULTS["down"])
         embedder = OpenAICompatEmbedder(
             base_url=server.url + "/v1", model="e", dimensions=None, batch_size=8, timeout_s=5
         )
@@ -222,6 +192,7 @@ def test_a_down_embedder_is_asked_once_then_queries_fail_at_once() -> None:
 
 
 HYDE_PASSAGE = "The Apollo launch happens on March 14 at the coast."
+AUTO_RAG_TASKS: tuple[Task, ...] = ("hyde", "search_query", "multi_query")
 
 
 @pytest.mark.parametrize(
@@ -241,21 +212,8 @@ def test_the_hyde_passage_takes_the_query_path_when_the_embedder_fails(
     The HyDE passage is embedded with one attempt of at most the query timeout, or none
     while the query circuit is open: never indexing's 3 retries and 3.5 s of back-off.
     """
-    state = {"failing": False, "ok_left": 0}
-
-    def respond(handler: BaseHTTPRequestHandler, body: Any, number: int) -> None:
-        if not handler.path.endswith("/embeddings"):
-            send_json(handler, chat_completion(HYDE_PASSAGE))
-            return
-        if state["failing"] and state["ok_left"] == 0:
-            _serve(handler, mode, {})
-            return
-        state["ok_left"] = max(0, state["ok_left"] - 1)
-        vectors = _REFERENCE.embed_documents(list(body["input"]))
-        data = [{"index": i, "embedding": v.tolist()} for i, v in enumerate(vectors)]
-        send_json(handler, {"object": "list", "data": data, "model": body["model"]})
-
-    with LoopbackServer(respond) as server:
+    llm = ScriptedLLM(HYDE_PASSAGE, replies=dict.fromkeys(AUTO_RAG_TASKS, HYDE_PASSAGE))
+    with ProviderServer(llm, embedder=HashEmbedder(dimensions=64)) as server:
         settings = hash_settings(
             tmp_path / "home",
             embedder={
@@ -272,7 +230,7 @@ def test_the_hyde_passage_takes_the_query_path_when_the_embedder_fails(
             engine.add_vault("v", write_files(tmp_path / "notes", NOTES))
             engine.index("v")
             before = len([r for r in server.received if r.path.endswith("/embeddings")])
-            state["failing"], state["ok_left"] = True, ok_first
+            server.fail("embeddings", FAULTS[mode], after=ok_first)
             started = time.perf_counter()
             response = engine.ask(AskRequest(question=QUESTION, debug=True))
             elapsed = time.perf_counter() - started

@@ -9,8 +9,8 @@ import pytest
 from notecite import Engine, load_settings
 from notecite.retrieve.answerability import DEFAULT_MODEL, FEATURE_NAMES, Features
 from notecite.schemas.ask import AskRequest
+from notecite.testing import ScriptedLLM
 from tests.ask.notes import build_vaults
-from tests.ask.providers import ScriptedLLM
 
 
 def test_the_model_reads_every_feature_in_order() -> None:
@@ -31,7 +31,7 @@ def minilm_engine(tmp_path_factory: pytest.TempPathFactory) -> Engine:
     settings = load_settings(
         home=root / "home", llm="extractive", ask={"auto_rag": "off", "folder_ranking": False}
     )
-    engine = Engine(settings, llm=ScriptedLLM(answer="It is on March 14 [N1]."))
+    engine = Engine(settings, llm=ScriptedLLM("It is on March 14 [N1]."))
     build_vaults(engine, Path(root))
     return engine
 

@@ -11,8 +11,8 @@ from notecite.embed.hashing import HashEmbedder
 from notecite.retrieve.cache import RetrievalCaches, TTLCache
 from notecite.retrieve.retriever import Retrieval
 from notecite.schemas.ask import AskRequest
+from notecite.testing import write_files
 from tests.ask.conftest import MakeEngine
-from tests.helpers import write_files
 
 
 class Clock:

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from http.server import BaseHTTPRequestHandler
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 
@@ -21,31 +20,26 @@ from notecite.retrieve.rerankers import (
 from notecite.retrieve.rerankers.cross_encoder import OnnxCrossEncoder, RemoteCrossEncoder
 from notecite.retrieve.rerankers.e5 import E5Reranker
 from notecite.schemas.ask import AskRequest
+from notecite.testing import Fault, ProviderServer, hash_settings
 from tests.ask.conftest import MakeEngine
-from tests.generate.servers import LoopbackServer, send_json
-from tests.helpers import hash_settings
 
 QUESTION = "Why was the Apollo launch review moved?"
 
 
-def keyword_scores(body: Any) -> list[float]:
+def keyword_scores(query: str, documents: Sequence[str]) -> list[float]:
     """What our fake cross-encoder believes: the passages that mention 'moved' matter."""
-    return [float(text.count("moved")) for text in body["documents"]]
+    return [float(text.count("moved")) for text in documents]
 
 
-def cohere(handler: BaseHTTPRequestHandler, body: Any, number: int) -> None:
-    scores = keyword_scores(body)
-    ranked = sorted(range(len(scores)), key=lambda i: -scores[i])
-    send_json(handler, {"results": [{"index": i, "relevance_score": scores[i]} for i in ranked]})
+def cross_encoder(style: Literal["cohere", "tei"] = "cohere") -> ProviderServer:
+    """A /rerank endpoint on 127.0.0.1 scoring by :func:`keyword_scores`."""
+    return ProviderServer(rerank=keyword_scores, rerank_style=style)
 
 
-def tei(handler: BaseHTTPRequestHandler, body: Any, number: int) -> None:
-    scores = [float(text.count("moved")) for text in body["texts"]]
-    send_json(handler, [{"index": i, "score": s} for i, s in enumerate(scores)][::-1])
-
-
-def failing(handler: BaseHTTPRequestHandler, body: Any, number: int) -> None:
-    send_json(handler, {"error": "model not loaded"}, status=400)
+def failing() -> ProviderServer:
+    server = cross_encoder()
+    server.fail("rerank", Fault(400, message="model not loaded"))
+    return server
 
 
 def context(tmp_path: Path, **settings: Any) -> RerankerContext:
@@ -66,9 +60,9 @@ def test_the_registry_knows_the_built_in_rerankers(tmp_path: Path) -> None:
         onnx.score("q", [Passage("p")])
 
 
-@pytest.mark.parametrize("respond", [cohere, tei], ids=["cohere-jina", "tei"])
-def test_a_remote_endpoint_scores_passages_in_order(respond: Any) -> None:
-    with LoopbackServer(respond) as server:
+@pytest.mark.parametrize("style", ["cohere", "tei"], ids=["cohere-jina", "tei"])
+def test_a_remote_endpoint_scores_passages_in_order(style: Literal["cohere", "tei"]) -> None:
+    with cross_encoder(style) as server:
         reranker = RemoteCrossEncoder(f"{server.url}/v1/rerank", model="rr-1", api_key="k")
         scores = reranker.score("q", [Passage("kept"), Passage("moved, moved"), Passage("moved")])
         reranker.close()
@@ -82,7 +76,7 @@ def test_a_remote_endpoint_scores_passages_in_order(respond: Any) -> None:
 
 
 def test_a_failing_endpoint_is_a_rerank_error() -> None:
-    with LoopbackServer(failing) as server:
+    with failing() as server:
         reranker = RemoteCrossEncoder(f"{server.url}/rerank", retries=0)
         with pytest.raises(RerankError, match="answered 400"):
             reranker.score("q", [Passage("a")])
@@ -90,7 +84,7 @@ def test_a_failing_endpoint_is_a_rerank_error() -> None:
 
 
 def test_the_ask_pipeline_reorders_by_the_cross_encoder(make_engine: MakeEngine) -> None:
-    with LoopbackServer(cohere) as server:
+    with cross_encoder() as server:
         engine = make_engine(
             retrieval={
                 "reranker": "cross-encoder",
@@ -114,7 +108,7 @@ def test_a_reranker_failure_keeps_the_fused_order(make_engine: MakeEngine) -> No
     plain = make_engine(ask={"folder_ranking": False}).ask(
         AskRequest(question=QUESTION, debug=True)
     )
-    with LoopbackServer(failing) as server:
+    with failing() as server:
         engine = make_engine(
             retrieval={"reranker": "cross-encoder", "cross_encoder_url": f"{server.url}/rerank"},
             ask={"folder_ranking": False},

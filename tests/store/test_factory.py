@@ -10,7 +10,8 @@ from notecite.errors import ConfigError
 from notecite.records import NewMessageRecord, QueryLogRecord
 from notecite.store.factory import open_query_log, open_session_store, open_store
 from notecite.store.sqlite import SQLiteStore
-from tests.helpers import hash_settings, read_rows
+from notecite.testing import hash_settings
+from tests.helpers import read_rows
 
 ENTRY = QueryLogRecord(
     question="Where is the launch?",

@@ -11,8 +11,8 @@ from notecite import Engine
 from notecite.cli.main import cli
 from notecite.errors import ConfigError
 from notecite.store.migrate import Location, migrate_index
+from notecite.testing import hash_settings
 from tests.chat.notes import index_notes
-from tests.helpers import hash_settings
 
 
 def test_a_copy_between_files_keeps_search_results(tmp_path: Path) -> None:

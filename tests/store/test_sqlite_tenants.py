@@ -11,9 +11,9 @@ from notecite import Engine
 from notecite.errors import VaultError
 from notecite.store.sqlite import SQLiteStore
 from notecite.store.sqlite.migrations import MIGRATIONS, migrate
+from notecite.testing import hash_settings, write_files
 from notecite.types import SearchFilter
 from tests.chat.notes import write_notes
-from tests.helpers import hash_settings, write_files
 
 
 def test_tenants_share_a_file_but_not_vaults_notes_or_chunks(tmp_path: Path) -> None:

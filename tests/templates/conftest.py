@@ -15,15 +15,15 @@ from notecite.embed.hashing import HashEmbedder
 from notecite.templates import RAGConfig, TemplateRetriever, TemplateStore
 from notecite.templates.chroma_store import ChromaTemplateStore
 from notecite.templates.sqlite_store import SQLiteTemplateStore
-from tests.helpers import CountingEmbedder
+from notecite.testing import DelegatingEmbedder
 
 MakeRetriever = Callable[..., TemplateRetriever]
 
 
 @pytest.fixture
-def embedder() -> CountingEmbedder:
+def embedder() -> DelegatingEmbedder:
     """The hash embedder (256-d), counting what it embeds."""
-    return CountingEmbedder(HashEmbedder())
+    return DelegatingEmbedder(HashEmbedder())
 
 
 @pytest.fixture
@@ -53,7 +53,7 @@ def make_store(tmp_path: Path, store_kind: str) -> Callable[[], TemplateStore]:
 
 @pytest.fixture
 def make_retriever(
-    embedder: CountingEmbedder, make_store: Callable[[], TemplateStore]
+    embedder: DelegatingEmbedder, make_store: Callable[[], TemplateStore]
 ) -> Iterator[MakeRetriever]:
     """``make_retriever(dirs, embedder=None, **config)``: a retriever on the test's store."""
     opened: list[TemplateRetriever] = []

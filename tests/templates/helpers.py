@@ -1,4 +1,4 @@
-"""Helpers of the template tests: template files and embedders that are real but simple."""
+"""Helpers of the template tests: template files."""
 
 from __future__ import annotations
 
@@ -6,9 +6,6 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import yaml
-
-from notecite.embed.base import Vectors
-from notecite.errors import EmbeddingError
 
 TOPICS: dict[str, tuple[str, str, list[str]]] = {
     "contradiction": (
@@ -84,20 +81,3 @@ def two_dirs(root: Path) -> tuple[Path, Path]:
     for template_id in ("analogy", "bot-chain-of-thought"):
         write_template(second, template_id)
     return first, second
-
-
-class FailingEmbedder:
-    """An embedder whose every call fails the way a provider fails (EmbeddingError)."""
-
-    model_id = "failing"
-    dimensions = 8
-    max_tokens = 16
-
-    def count_tokens(self, texts: Sequence[str]) -> list[int]:
-        return [len(t.split()) for t in texts]
-
-    def embed_documents(self, texts: Sequence[str]) -> Vectors:
-        raise EmbeddingError("the embedding server is down")
-
-    def embed_query(self, text: str) -> Vectors:
-        raise EmbeddingError("the embedding server is down")

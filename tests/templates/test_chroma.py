@@ -16,7 +16,7 @@ from notecite.errors import StoreError
 from notecite.templates import RAGConfig, TemplateRetriever, open_template_store
 from notecite.templates.chroma_store import COLLECTION, ChromaTemplateStore
 from notecite.templates.sqlite_store import SQLiteTemplateStore
-from tests.helpers import CountingEmbedder, hash_settings
+from notecite.testing import DelegatingEmbedder, hash_settings
 from tests.templates.helpers import two_dirs
 
 
@@ -37,7 +37,7 @@ def test_the_store_follows_the_config(tmp_path: Path) -> None:
 
 @pytest.mark.usefixtures("without_chromadb")
 def test_missing_chromadb_names_the_install_command(
-    tmp_path: Path, embedder: CountingEmbedder
+    tmp_path: Path, embedder: DelegatingEmbedder
 ) -> None:
     store = ChromaTemplateStore(path=tmp_path / "chroma")
     with pytest.raises(StoreError, match=r"pip install 'notecite\[chroma\]'"):
@@ -48,7 +48,9 @@ def test_missing_chromadb_names_the_install_command(
     assert (match.id, match.score) == ("bot-chain-of-thought", 0.5)
 
 
-def test_templates_live_in_a_cosine_collection(tmp_path: Path, embedder: CountingEmbedder) -> None:
+def test_templates_live_in_a_cosine_collection(
+    tmp_path: Path, embedder: DelegatingEmbedder
+) -> None:
     chromadb = importlib.import_module("chromadb")
     folder = tmp_path / "chroma"
     retriever = TemplateRetriever(
@@ -70,7 +72,7 @@ def test_templates_live_in_a_cosine_collection(tmp_path: Path, embedder: Countin
 
 
 def test_an_unreachable_chroma_server_is_a_store_error_and_search_falls_back(
-    tmp_path: Path, embedder: CountingEmbedder
+    tmp_path: Path, embedder: DelegatingEmbedder
 ) -> None:
     store = ChromaTemplateStore(url="http://127.0.0.1:9")  # the discard port: nothing listens
     with pytest.raises(StoreError, match=r"Chroma at http://127\.0\.0\.1:9"):

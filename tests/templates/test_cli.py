@@ -10,6 +10,7 @@ from click.testing import CliRunner, Result
 
 from notecite.cli.main import cli
 from notecite.templates import embed_text, parse_template
+from notecite.testing import CliRun
 from tests.templates.helpers import template_text, two_dirs, write_template
 
 
@@ -19,9 +20,7 @@ def lib(tmp_path: Path) -> tuple[Path, Path]:
 
 
 def run(home: Path, *args: str, code: int = 0) -> Result:
-    result = CliRunner().invoke(cli, ["--home", str(home), "--embedder", "hash", *args])
-    assert result.exit_code == code, result.output
-    return result
+    return CliRun(home)(*args, code=code)
 
 
 def test_index_list_search_add(tmp_path: Path, lib: tuple[Path, Path]) -> None:

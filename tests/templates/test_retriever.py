@@ -10,13 +10,13 @@ import pytest
 
 from notecite.embed.hashing import HashEmbedder
 from notecite.templates import BUILTIN_CHAIN_OF_THOUGHT, embed_text, parse_template
-from tests.helpers import CountingEmbedder
+from notecite.testing import DelegatingEmbedder
 from tests.templates.conftest import MakeRetriever
-from tests.templates.helpers import FailingEmbedder, template_text, two_dirs, write_template
+from tests.templates.helpers import template_text, two_dirs, write_template
 
 
 def test_indexing_two_dirs_embeds_each_once_and_reindexing_never_duplicates(
-    tmp_path: Path, make_retriever: MakeRetriever, embedder: CountingEmbedder
+    tmp_path: Path, make_retriever: MakeRetriever, embedder: DelegatingEmbedder
 ) -> None:
     dirs = two_dirs(tmp_path / "lib")
     retriever = make_retriever(dirs)
@@ -41,7 +41,7 @@ def test_indexing_two_dirs_embeds_each_once_and_reindexing_never_duplicates(
 
 
 def test_reindex_embeds_only_changed_files_and_drops_deleted_ones(
-    tmp_path: Path, make_retriever: MakeRetriever, embedder: CountingEmbedder
+    tmp_path: Path, make_retriever: MakeRetriever, embedder: DelegatingEmbedder
 ) -> None:
     first, second = two_dirs(tmp_path / "lib")
     retriever = make_retriever((first, second))
@@ -64,7 +64,7 @@ def test_another_embedding_model_re_embeds_everything(
     outside = write_template(tmp_path / "elsewhere", "extra", template_text("Extra", "x"))
     make_retriever(dirs).index_templates()
     make_retriever(dirs).add_template(outside)
-    small = CountingEmbedder(HashEmbedder(dimensions=64))
+    small = DelegatingEmbedder(HashEmbedder(dimensions=64))
     retriever = make_retriever(dirs, small)
     assert not retriever.is_ready()
     assert retriever.index_templates() == 7
@@ -92,7 +92,7 @@ def test_search_default_top_k_3_custom_5_best_first(
 
 
 def test_score_is_cosine_similarity_and_the_threshold_drops_weak_matches(
-    tmp_path: Path, make_retriever: MakeRetriever, embedder: CountingEmbedder
+    tmp_path: Path, make_retriever: MakeRetriever, embedder: DelegatingEmbedder
 ) -> None:
     first, second = two_dirs(tmp_path / "lib")
     everything = make_retriever((first, second), similarity_threshold=-1.0)
@@ -150,7 +150,9 @@ def test_search_never_raises_when_the_embedder_fails(
 ) -> None:
     dirs = two_dirs(tmp_path / "lib")
     make_retriever(dirs).index_templates()
-    retriever = make_retriever(dirs, FailingEmbedder())
+    down = "the embedding server is down"
+    failing = DelegatingEmbedder(HashEmbedder(8), fail_documents=down, fail_queries=down)
+    retriever = make_retriever(dirs, failing)
     (match,) = retriever.search("root cause of the outage")
     assert (match.id, match.score) == ("bot-chain-of-thought", 0.5)
     assert match.name == "Chain of thought (library copy)"  # the stored one

@@ -14,9 +14,9 @@ from playwright.sync_api import Browser, Page, Playwright, sync_playwright
 
 from notecite import Engine
 from notecite.api import create_app
+from notecite.testing import hash_settings
 from tests.api.test_socket import serving
 from tests.chat.notes import write_notes
-from tests.helpers import hash_settings
 
 CHROMIUM = Path("/usr/bin/chromium")
 BROKEN_PDF = b"%PDF-1.4 this file ends too early"

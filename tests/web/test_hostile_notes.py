@@ -17,9 +17,9 @@ from playwright.sync_api import Locator, Page, expect
 
 from notecite import Engine
 from notecite.api import create_app
+from notecite.testing import hash_settings
 from tests.api.test_socket import serving
 from tests.chat.notes import write_notes
-from tests.helpers import hash_settings
 from tests.web.allow_list import DESCRIBE, problems
 from tests.web.test_page import ask, open_chat
 

@@ -10,8 +10,8 @@ import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
 from notecite.api import create_app
+from notecite.testing import hash_settings
 from tests.api.test_socket import serving
-from tests.helpers import hash_settings
 from tests.web.conftest import watch
 
 pytestmark = pytest.mark.browser

@@ -13,8 +13,9 @@ from notecite import Engine
 from notecite.store.base import bulk_load
 from notecite.store.postgres.search import approximate_query, hnsw_index_name
 from notecite.store.postgres.store import PostgresStore
+from notecite.testing import hash_settings
 from notecite.types import SearchFilter, Vault
-from tests.helpers import FOAM_VAULT, hash_settings
+from tests.helpers import FOAM_VAULT
 from tests.store.contract import make_chunk, make_record
 
 pytestmark = pytest.mark.postgres

@@ -9,8 +9,9 @@ import pytest
 from notecite import Engine
 from notecite.schemas.ask import AskRequest
 from notecite.store.postgres.store import PostgresStore
+from notecite.testing import hash_settings
 from notecite.types import SearchFilter
-from tests.helpers import FOAM_VAULT, hash_settings
+from tests.helpers import FOAM_VAULT
 
 pytestmark = pytest.mark.postgres
 

@@ -11,7 +11,7 @@ from notecite.records import NewMessageRecord
 from notecite.store.factory import open_query_log, open_session_store, open_store
 from notecite.store.postgres.sessions import PostgresSessionStore
 from notecite.store.postgres.store import PostgresStore
-from tests.helpers import hash_settings
+from notecite.testing import hash_settings
 
 pytestmark = pytest.mark.postgres
 

@@ -17,9 +17,9 @@ from notecite.retrieve.cache import Generational
 from notecite.schemas.ask import AskRequest
 from notecite.store.postgres.search import hnsw_index_name
 from notecite.store.postgres.store import PostgresStore
+from notecite.testing import hash_settings, write_files
 from notecite.types import SearchFilter
 from tests.ask.notes import build_vaults
-from tests.helpers import hash_settings, write_files
 from tests.store.contract import make_chunk, make_record, text_hash, unit
 
 pytestmark = pytest.mark.postgres

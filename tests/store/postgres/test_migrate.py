@@ -20,9 +20,10 @@ from notecite.chat import ChatRequest
 from notecite.cli.main import cli
 from notecite.store.migrate import Location, migrate_index
 from notecite.store.postgres.store import PostgresStore
+from notecite.testing import hash_settings, write_files
 from notecite.types import SearchFilter
 from tests.chat.notes import index_notes
-from tests.helpers import FOAM_VAULT, hash_settings, write_files
+from tests.helpers import FOAM_VAULT
 
 pytestmark = pytest.mark.postgres
 

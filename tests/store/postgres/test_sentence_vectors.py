@@ -13,8 +13,8 @@ import pytest
 from notecite import Engine
 from notecite.store.postgres import migrations
 from notecite.store.postgres.store import PostgresStore
+from notecite.testing import hash_settings, write_files
 from notecite.types import SearchFilter
-from tests.helpers import hash_settings, write_files
 from tests.store.contract import make_chunk, make_record, unit
 from tests.store.postgres.conftest import PgCluster
 

@@ -12,9 +12,9 @@ from notecite import Engine
 from notecite.chat import ChatRequest
 from notecite.records import NewMessageRecord
 from notecite.store.postgres.sessions import PostgresSessionStore
+from notecite.testing import hash_settings
 from tests.chat.notes import index_notes
 from tests.chat.session_contract import IndexedSessions, OpenSessions, SessionStoreContract
-from tests.helpers import hash_settings
 
 pytestmark = pytest.mark.postgres
 

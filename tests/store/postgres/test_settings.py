@@ -13,7 +13,7 @@ from notecite.config import StoreSettings, masked_settings
 from notecite.errors import ConfigError
 from notecite.store.postgres import create_store
 from notecite.store.postgres.store import PostgresStore
-from tests.helpers import hash_settings
+from notecite.testing import hash_settings
 
 URL = "postgresql://notes:hunter2@db.example/notes"
 
