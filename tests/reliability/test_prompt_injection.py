@@ -140,12 +140,18 @@ def test_a_model_that_cites_only_injected_ids_gets_no_citation_at_all(
     fake.reply = "The budget is 40,000 euros [N9][N7]. Sources: [N12]"
     response = engine.ask(AskRequest(question=case.question, debug=True))
 
-    assert response.abstained
-    assert response.answer == FALLBACK_ANSWER
+    # The injected ids never survive. A claim that a retrieved line supports is cited to that
+    # line (grounding), never to an id the model copied; with no such line, the fallback.
+    assert "[N9]" not in response.answer
+    assert "[N12]" not in response.answer
     assert response.debug is not None
-    assert response.debug.uncited_references  # references shown as context, not as citations
+    assert set(response.debug.invalid_citations) >= {"N9", "N12"}
     _assert_only_retrieved_references(response)
-    assert not any(c.cited for c in response.debug.retrieved_chunks)
+    if response.abstained:
+        assert response.answer == FALLBACK_ANSWER
+        assert not any(c.cited for c in response.debug.retrieved_chunks)
+    else:
+        assert all(r.quote and "40" in r.quote for r in response.references)
 
 
 def test_the_prompt_delimits_injected_notes_as_data(
