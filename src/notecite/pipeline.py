@@ -22,7 +22,7 @@ from notecite.generate.answer import (
 from notecite.generate.base import LLM
 from notecite.generate.context import ContextBudget, ContextPiece, TokenCounter
 from notecite.generate.failures import failure_type
-from notecite.generate.grounding import Grounder, locate
+from notecite.generate.grounding import Grounder, SupportLine, locate
 from notecite.generate.prompts import answer_messages
 from notecite.retrieve.retriever import Candidate
 from notecite.retrieve.salient import not_mentioned_answer
@@ -37,6 +37,7 @@ from notecite.schemas.ask import (
     Reference,
     RetrievedChunk,
 )
+from notecite.store.base import StoredChunk
 
 logger = logging.getLogger(__name__)
 
@@ -240,19 +241,26 @@ def closest(kept: Sequence[Candidate]) -> list[Reference]:
     """The kept chunks as uncited references (an abstention's closest notes), one per note."""
     seen: dict[tuple[str, str], Reference] = {}
     for c in kept:
-        chunk = c.chunk
-        seen.setdefault(
-            (chunk.vault, chunk.rel_path),
-            Reference(
-                vault=chunk.vault,
-                rel_path=chunk.rel_path,
-                heading_path=chunk.heading_path,
-                chunk_index=chunk.chunk_index,
-                line_start=chunk.line_start,
-                line_end=chunk.line_end,
-            ),
-        )
+        seen.setdefault((c.chunk.vault, c.chunk.rel_path), _reference(c.chunk))
     return list(seen.values())
+
+
+def _reference(
+    chunk: StoredChunk, cid: str | None = None, support: SupportLine | None = None
+) -> Reference:
+    """A chunk as a reference; ``support`` is its supporting line when the chunk holds it."""
+    holds = support is not None and chunk.line_start <= support.line <= chunk.line_end
+    return Reference(
+        vault=chunk.vault,
+        rel_path=chunk.rel_path,
+        heading_path=chunk.heading_path,
+        chunk_index=chunk.chunk_index,
+        cid=cid,
+        line_start=chunk.line_start,
+        line_end=chunk.line_end,
+        quote=support.text if holds and support else None,
+        quote_line=support.line if holds and support else None,
+    )
 
 
 def references(
@@ -260,25 +268,10 @@ def references(
 ) -> list[Reference]:
     """The chunks of ``members`` as references, in the order of their ids, each with its id,
     line span and (for the chunk holding it) the line that supports the answer."""
-    found = []
+    found: list[Reference] = []
     for cid in sorted(members, key=lambda c: int(c[1:])):
         support = answer.support.get(cid)
-        for index in members[cid]:
-            chunk = kept[index].chunk
-            holds = support is not None and chunk.line_start <= support.line <= chunk.line_end
-            found.append(
-                Reference(
-                    vault=chunk.vault,
-                    rel_path=chunk.rel_path,
-                    heading_path=chunk.heading_path,
-                    chunk_index=chunk.chunk_index,
-                    cid=cid,
-                    line_start=chunk.line_start,
-                    line_end=chunk.line_end,
-                    quote=support.text if holds and support else None,
-                    quote_line=support.line if holds and support else None,
-                )
-            )
+        found.extend(_reference(kept[index].chunk, cid, support) for index in members[cid])
     return found
 
 

@@ -13,6 +13,20 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from notecite.api.errors import send_error
 
 
+def replaying(body: bytes, receive: Receive) -> Receive:
+    """A ``receive`` that hands the app ``body`` (already read) first, then the rest."""
+    replayed = False
+
+    async def replay() -> Message:
+        nonlocal replayed
+        if not replayed:
+            replayed = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return replay
+
+
 class BodyLimit:
     """ASGI middleware: 413 ``{"error": {"type": "PayloadTooLargeError", ...}}`` past the cap."""
 
@@ -50,16 +64,7 @@ class BodyLimit:
             if not message.get("more_body", False):
                 break
         body = b"".join(parts)
-        replayed = False
-
-        async def replay() -> Message:
-            nonlocal replayed
-            if not replayed:
-                replayed = True
-                return {"type": "http.request", "body": body, "more_body": False}
-            return await receive()
-
-        await self.app(scope, replay, send)
+        await self.app(scope, replaying(body, receive), send)
 
     async def _refuse(self, send: Send) -> None:
         message = f"the request body is over {self.max_bytes} bytes"

@@ -17,9 +17,10 @@ import json
 import re
 from typing import Any
 
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from notecite.api.errors import send_error
+from notecite.api.limits import replaying
 
 MAX_JSON_DEPTH = 32
 _BAD_TEXT = re.compile("[\x00\ud800-\udfff]")
@@ -96,13 +97,4 @@ class RequestGuard:
         if problem is not None:
             await send_error(send, 422, "InvalidRequestError", problem)
             return
-        replayed = False
-
-        async def replay() -> Message:
-            nonlocal replayed
-            if not replayed:
-                replayed = True
-                return {"type": "http.request", "body": body, "more_body": False}
-            return await receive()
-
-        await self.app(scope, replay, send)
+        await self.app(scope, replaying(body, receive), send)
