@@ -119,9 +119,20 @@ def ask_command(
             )
         t = response.debug.timings_ms
         click.echo(
-            f"timings ms: embed {t.embed:.0f}, retrieve {t.retrieve:.0f}, rerank {t.rerank:.0f}, "
+            f"timings ms: embed {t.embed:.0f}, folder ranking {t.folder_ranking:.0f}, "
+            f"retrieve {t.retrieve:.0f}, rerank {t.rerank:.0f}, auto-RAG {t.auto_rag:.0f}, "
             f"generate {t.generate:.0f}, total {t.total:.0f}"
         )
+        debug = response.debug
+        if debug.answerability is not None:
+            click.echo(f"answerability: {debug.answerability:.3f}")
+        if debug.missing_terms or debug.absent_from_context:
+            click.echo(
+                f"not in the notes: {', '.join(debug.missing_terms) or '-'}; "
+                f"not in the context: {', '.join(debug.absent_from_context) or '-'}"
+            )
+        for claim in debug.claims:
+            click.echo(f"  claim {claim.status:<11} {claim.score:.2f} {claim.text[:90]}")
         auto = response.debug.auto_rag
         if auto.triggered:
             steps = ", ".join(f"{s.name} {s.status} {s.ms:.0f} ms" for s in auto.steps)
