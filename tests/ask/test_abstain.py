@@ -167,3 +167,17 @@ def test_a_name_the_notes_do_mention_is_answered(make_engine: MakeEngine) -> Non
     assert not response.abstained
     assert response.debug is not None
     assert response.debug.missing_terms == []
+
+
+def test_a_name_the_notes_never_mention_skips_auto_rag_and_its_model_calls(
+    make_engine: MakeEngine,
+) -> None:
+    llm = ScriptedLLM("Yes, it is streamed on Twitch [N1].")
+    engine = make_engine(llm=llm, ask={"folder_ranking": "off", "auto_rag": "always"})
+    response = engine.ask(
+        AskRequest(question="Is the Apollo launch streamed on Twitch?", debug=True)
+    )
+    assert response.abstain_reason == "not_mentioned"
+    assert response.debug is not None
+    assert not response.debug.auto_rag.triggered
+    assert llm.calls == []  # no HyDE, no rewrite, no answer

@@ -329,16 +329,22 @@ class RetrievalStage:
             )
             return self._finish(recent, recent, RECENT_NOTES, k, debug)
 
+        # A salient term no note holds settles the answer ("your notes don't mention X"):
+        # no second pass, and no model call for one.
+        absent = self._missing(request.question, kept) if kept else MissingTerms()
         t = time.perf_counter()
-        retrieval, kept = self._auto_rag(
-            request, retriever, query, scopes, time_range, retrieval, kept, k, debug
-        )
+        if not absent.not_in_vaults:
+            retrieval, kept = self._auto_rag(
+                request, retriever, query, scopes, time_range, retrieval, kept, k, debug
+            )
         timings.auto_rag = (time.perf_counter() - t) * 1000
         found = self._finish(retrieval.candidates, kept, self._options.strategy, k, debug)
         if self._settings.folder_ranking == "scores":
             self._rank_folders_by_scores(retrieval.candidates, debug)
         if kept:
-            found.missing = self._missing(request.question, kept)
+            found.missing = (
+                absent if absent.not_in_vaults else self._missing(request.question, kept)
+            )
             debug.missing_terms = list(found.missing.not_in_vaults)
             debug.absent_from_context = list(found.missing.not_in_context)
             if query is not None and not found.missing.not_in_vaults:
