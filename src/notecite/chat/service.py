@@ -180,8 +180,8 @@ class ChatService:
             meta.abstained, meta.abstain_reason = reason is not None, reason
         meta.retrieval.k = sum(len(m) for m in answer.members.values())
         text = answer.text
-        cited = [s for s in answer.sources if s.cid in set(answer.cited)]
-        cited.sort(key=lambda s: answer.cited.index(s.cid))
+        by_cid = {s.cid: s for s in answer.sources}
+        cited = [by_cid[cid] for cid in answer.cited]
         if not settings.include_citations:
             text, cited = without_markers(text), []
         citations = self._citations(cited, answer, kept)

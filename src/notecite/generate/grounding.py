@@ -218,6 +218,7 @@ class Grounder:
         claims = split_claims(answer)
         question_terms = set(content_terms(question))
         cosines = self._cosines(claims, lines)
+        held = {cid: [_line_terms(text) for text, _ in found] for cid, found in lines.items()}
         grounded: list[GroundedClaim] = []
         for number, claim in enumerate(claims):
             every = content_terms(claim.body)
@@ -231,7 +232,7 @@ class Grounder:
             best: dict[str, SupportLine] = {}
             for cid, found in lines.items():
                 for index, (text, line) in enumerate(found):
-                    score = (1 - self._cosine_weight) * _score(terms, _line_terms(text))
+                    score = (1 - self._cosine_weight) * _score(terms, held[cid][index])
                     score += self._cosine_weight * cosines.get((number, cid, index), 0.0)
                     if cid not in best or score > best[cid].score:
                         best[cid] = SupportLine(cid, text, line, round(score, 4))

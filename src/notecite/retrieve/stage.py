@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from notecite.config import AskSettings
 from notecite.embed.base import Embedder, Vectors
@@ -342,9 +342,12 @@ class RetrievalStage:
         if self._settings.folder_ranking == "scores":
             self._rank_folders_by_scores(retrieval.candidates, debug)
         if kept:
-            found.missing = (
-                absent if absent.not_in_vaults else self._missing(request.question, kept)
-            )
+            # The vaults were asked before auto-RAG (when anything was kept then); only the
+            # context check is redone, since auto-RAG may have changed what was kept.
+            if absent.salient:
+                found.missing = self._unseen(absent, kept)
+            else:
+                found.missing = self._missing(request.question, kept)
             debug.missing_terms = list(found.missing.not_in_vaults)
             debug.absent_from_context = list(found.missing.not_in_context)
             if query is not None and not found.missing.not_in_vaults:
@@ -431,7 +434,8 @@ class RetrievalStage:
         return list(reversed(found))[:k]
 
     def _missing(self, question: str, kept: Sequence[Candidate]) -> MissingTerms:
-        """Salient terms of ``question`` that no chunk of the vaults, or of ``kept``, holds."""
+        """Salient terms of ``question`` that no chunk of the vaults holds (one full-text
+        lookup), and those that ``kept`` does not hold (see :meth:`_unseen`)."""
         salient = salient_terms(question)
         if not salient:
             return MissingTerms()
@@ -442,13 +446,20 @@ class RetrievalStage:
         except StoreError:
             return MissingTerms(tuple(salient))
         absent = tuple(t for t, vs in asked.items() if not found.intersection(vs))
+        return self._unseen(MissingTerms(tuple(salient), absent), kept)
+
+    @staticmethod
+    def _unseen(missing: MissingTerms, kept: Sequence[Candidate]) -> MissingTerms:
+        """``missing`` with ``not_in_context`` set to the salient terms in the vaults that no
+        chunk of ``kept`` holds."""
         context = " ".join(" ".join(c.chunk.text.split()) for c in kept).lower()
         unseen = tuple(
             t
-            for t, vs in asked.items()
-            if t not in absent and not any(" ".join(v.split()).lower() in context for v in vs)
+            for t in missing.salient
+            if t not in missing.not_in_vaults
+            and not any(" ".join(v.split()).lower() in context for v in variants(t))
         )
-        return MissingTerms(tuple(salient), absent, unseen)
+        return replace(missing, not_in_context=unseen)
 
     def _finish(
         self,
