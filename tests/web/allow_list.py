@@ -3,6 +3,7 @@ the tests check the page against it rather than against itself."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 TAGS = {"p", "br", "hr", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "li", "blockquote",
@@ -43,7 +44,10 @@ def problems(elements: list[dict[str, Any]]) -> list[str]:
             found.append(f"type={attributes['type']!r} on <{tag}>")
         found.extend(
             f"class {name!r} on <{tag}>"
-            for name in attributes.get("class", "").split()
+            # split as HTML splits a class list (ASCII whitespace only; Python's split() also
+            # cuts at \x1c-\x1f, which would read "language-\x1f0" as two classes)
+            for name in re.split(r"[ \t\n\f\r]+", attributes.get("class", "").strip(" \t\n\f\r"))
+            if name
             if name not in CLASSES and not name.startswith("language-")
         )
     return found
