@@ -7,8 +7,10 @@ The components it works with (store, embedder, LLMs, reranker, caches) are built
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from types import TracebackType
 
@@ -19,7 +21,8 @@ from notecite.embed.base import Embedder
 from notecite.errors import VaultError
 from notecite.generate.answer import TokenCallback
 from notecite.generate.base import LLM
-from notecite.ingest.indexer import ProgressCallback, VaultIndexer
+from notecite.ingest.indexer import VaultIndexer
+from notecite.ingest.progress import ProgressCallback
 from notecite.pipeline import AskPipeline, grounder_for
 from notecite.querylog import query_log_record
 from notecite.retrieve.cache import RetrievalCaches
@@ -144,9 +147,13 @@ class Engine:
         *,
         progress: ProgressCallback | None = None,
         rebuild: bool = False,
+        stop: threading.Event | None = None,
     ) -> list[IndexReport]:
         """Index one vault, or every vault; ``rebuild`` drops the whole index first (raises
-        IndexBusyError when another run holds a vault past ``index.lock_wait_s``)."""
+        IndexBusyError when another run holds a vault past ``index.lock_wait_s``). Every
+        note is findable by keyword as soon as it is written, before its vectors; setting
+        ``stop`` ends the run after the note or batch at hand, keeping what was written
+        (the reports say ``interrupted``)."""
         targets = [self.vault(vault)] if vault else self.vaults()
         locked = self.vaults() if rebuild else targets
         with index_lock(
@@ -155,9 +162,16 @@ class Engine:
             if rebuild:
                 self.store.clear_index()
             self.check_embedder()
-            return [self._index_vault(target, progress) for target in targets]
+            reports = []
+            for target in targets:
+                if stop is not None and stop.is_set():
+                    break
+                reports.append(self._index_vault(target, progress, stop))
+            return reports
 
-    def _index_vault(self, target: Vault, progress: ProgressCallback | None) -> IndexReport:
+    def _index_vault(
+        self, target: Vault, progress: ProgressCallback | None, stop: threading.Event | None
+    ) -> IndexReport:
         if not target.path.is_dir():
             raise VaultError(
                 f"vault {target.name!r} points to a missing folder {target.path}; "
@@ -165,17 +179,31 @@ class Engine:
                 f"notecite vault add {target.name} NEW_PATH"
             )
         warmer = self.parts.reranker_warmer()
-        indexer = VaultIndexer(self.store, self.embedder, self.settings.index, target, warmer)
+        indexer = VaultIndexer(self.store, self.embedder, self.settings.index, target, warmer, stop)
         with bulk_load(self.store):  # PostgreSQL: a first load builds its HNSW at the end
             report = indexer.run(progress)
         logger.info("%s", report.summary())
         return report
 
     def status(self) -> IndexStatus:
-        """Per-vault counts and failures, and the embedding model of the index."""
+        """Per-vault counts, failures and notes waiting for vectors, and the embedding model
+        of the index."""
         info = self.store.embedder_info()
+        model_id = info[0] if info else self.embedder.model_id
+        ids = {v.name: v.id for v in self.store.list_vaults()}
+        vaults = tuple(
+            replace(
+                v,
+                waiting_for_vectors=len(
+                    self.store.notes_waiting_for_vectors(ids[v.name], model_id)
+                ),
+            )
+            if v.name in ids
+            else v
+            for v in self.store.vault_status()
+        )
         return IndexStatus(
-            vaults=tuple(self.store.vault_status()),
+            vaults=vaults,
             embedder_model=info[0] if info else None,
             embedder_dimensions=info[1] if info else None,
             caches=self.caches.stats(),

@@ -126,6 +126,8 @@ class VaultStatus:
     notes: int
     chunks: int
     failed: tuple[FailedFile, ...]
+    # Notes found by keyword only until their chunks' vectors are computed.
+    waiting_for_vectors: int = 0
 
 
 @dataclass(frozen=True)
@@ -169,13 +171,22 @@ class IndexReport:
     chunks_reused: int = 0
     sentences_embedded: int = 0
     failures: list[FailedFile] = field(default_factory=list)
+    # The run was stopped (Ctrl+C, SIGTERM) before it finished; what it wrote is kept.
+    interrupted: bool = False
+    # Notes of the vault findable by keyword only: some chunk still has no vector.
+    waiting_for_vectors: int = 0
 
     def summary(self) -> str:
-        """One line: added/updated/unchanged/removed/failed."""
-        return (
+        """One line: added/updated/unchanged/removed/failed, and what still waits."""
+        line = (
             f"{self.vault}: added {self.added}, updated {self.updated}, "
             f"unchanged {self.unchanged}, removed {self.removed}, failed {self.failed}"
         )
+        if self.waiting_for_vectors:
+            line += f"; {self.waiting_for_vectors} notes wait for vectors (keyword search only)"
+        if self.interrupted:
+            line += "; stopped early: every note written is kept, run index again to continue"
+        return line
 
 
 @dataclass(frozen=True)

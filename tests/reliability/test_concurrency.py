@@ -17,6 +17,7 @@ import pytest
 from notecite import Engine
 from notecite.chat import ChatRequest
 from notecite.errors import IndexBusyError
+from notecite.ingest.progress import IndexProgress
 from notecite.store.sqlite.connection import open_index
 from notecite.store.sqlite.lock import index_locks, lock_dir
 from notecite.testing import hash_settings
@@ -39,8 +40,8 @@ def test_a_second_indexer_on_the_same_vault_stops_with_the_holders_pid(tmp_path:
     inside = threading.Event()
     release = threading.Event()
 
-    def progress(done: int, total: int, rel_path: str) -> None:
-        if done == 5:  # an index run in progress: hold it here
+    def progress(report: IndexProgress) -> None:
+        if report.phase == "keyword" and report.done == 5:  # an index run in progress: hold it here
             inside.set()
             release.wait(60)
 
@@ -268,8 +269,8 @@ def test_a_second_indexer_on_postgres_stops_with_the_holders_pid(
     )
     inside, release = threading.Event(), threading.Event()
 
-    def progress(done: int, total: int, rel_path: str) -> None:
-        if done == 5:
+    def progress(report: IndexProgress) -> None:
+        if report.phase == "keyword" and report.done == 5:
             inside.set()
             release.wait(60)
 

@@ -6,7 +6,8 @@ transactions: embeddings, note writes, deletions, a ``--rebuild``); every second
 vault changes (a quarter of the notes rewritten, some deleted, some added). After every kill
 the index file must pass ``integrity_check``, every note row must hold exactly the chunks of
 one version of its file (never a mix, never none), every chunk must have its full-text row
-and its embedding, and the store must open and answer a search. A final uninterrupted run
+and the store must open and answer a search (a chunk may still wait for its vector: the
+next run embeds it). A final uninterrupted run
 must leave the same notes, chunks and counts as a clean index of the final vault.
 """
 
@@ -82,7 +83,7 @@ def _assert_consistent(
     snap = snapshot(db)
     assert snap.integrity == "ok"
     assert snap.fts_rows == snap.chunks, "a chunk without its full-text row"
-    assert snap.unembedded == 0, "a chunk without its embedding"
+    # a chunk may wait for its vector (found by keyword meanwhile); the next run embeds it
     for rel_path, (content_hash, chunks) in snap.notes.items():
         assert (rel_path, content_hash) in expected, f"{rel_path}: a hash of no version"
         assert chunks == expected[(rel_path, content_hash)], f"{rel_path} is half-indexed"

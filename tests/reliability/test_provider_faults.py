@@ -142,8 +142,12 @@ def test_an_embedder_failing_mid_index_loses_nothing_and_the_next_run_finishes(
     with pytest.raises(EmbeddingError, match=r"answered 503"):
         engine.index("v")
     during = snapshot(engine.settings.db_path, model_id="openai:e")
-    assert during.notes == before.notes  # nothing half-written
-    assert during.unembedded == 0
+    # the new notes are written whole and found by keyword; their vectors wait
+    assert set(during.notes) == set(before.notes) | set(extra)
+    assert all(during.notes[p] == before.notes[p] for p in before.notes)
+    assert during.unembedded == len(extra)
+    (waiting,) = engine.status().vaults
+    assert waiting.waiting_for_vectors == len(extra)
 
     server.heal("embeddings")
     (report,) = engine.index("v")

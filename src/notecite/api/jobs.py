@@ -8,7 +8,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 
 from notecite.api.schemas import IndexJobOut, IndexReportOut
-from notecite.ingest.indexer import ProgressCallback
+from notecite.ingest.progress import IndexProgress, ProgressCallback
 from notecite.schemas.ask import ErrorInfo
 from notecite.types import IndexReport
 
@@ -60,9 +60,15 @@ class IndexJobs:
             thread.join(timeout)
 
     def _work(self, job: IndexJobOut) -> None:
-        def progress(done: int, total: int, rel_path: str) -> None:
+        def progress(report: IndexProgress) -> None:
             with self._lock:
-                job.done, job.total, job.current = done, total, rel_path
+                job.phase = report.phase
+                job.done, job.total, job.current = report.done, report.total, report.current
+                job.notes_written = report.notes_written
+                job.chunks_embedded = report.chunks_embedded
+                job.notes_per_s = round(report.notes_per_s, 2)
+                job.chunks_per_s = round(report.chunks_per_s, 2)
+                job.eta_s = round(report.eta_s, 1) if report.eta_s is not None else None
 
         try:
             reports = self._run(job.vault, progress)
@@ -76,5 +82,6 @@ class IndexJobs:
         with self._lock:
             job.state = "done"
             job.current = None
+            job.eta_s = None
             job.report = IndexReportOut.of(reports[0]) if reports else None
             job.finished_at = datetime.now(UTC)

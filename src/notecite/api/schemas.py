@@ -138,6 +138,7 @@ class IndexReportOut(BaseModel):
     failed: int
     chunks_embedded: int
     chunks_reused: int
+    waiting_for_vectors: int = 0
     failures: list[FailedFileOut] = Field(default_factory=list)
 
     @classmethod
@@ -151,6 +152,7 @@ class IndexReportOut(BaseModel):
             failed=report.failed,
             chunks_embedded=report.chunks_embedded,
             chunks_reused=report.chunks_reused,
+            waiting_for_vectors=report.waiting_for_vectors,
             failures=[FailedFileOut(rel_path=f.rel_path, reason=f.reason) for f in report.failures],
         )
 
@@ -159,13 +161,24 @@ IndexState = Literal["idle", "running", "done", "failed"]
 
 
 class IndexJobOut(BaseModel):
-    """The latest index run of a vault: state and progress (files done of total)."""
+    """The latest index run of a vault: state and progress.
+
+    ``phase`` is ``keyword`` (notes parsed and written: ``done`` of ``total`` notes, each
+    findable by keyword once written) then ``vectors`` (``done`` of ``total`` chunks
+    embedded); the rates are over the run, ``eta_s`` is the phase's time left.
+    """
 
     vault: str
     state: IndexState = "idle"
+    phase: Literal["keyword", "vectors"] | None = None
     done: int = 0
     total: int | None = None
     current: str | None = None
+    notes_written: int = 0
+    chunks_embedded: int = 0
+    notes_per_s: float = 0.0
+    chunks_per_s: float = 0.0
+    eta_s: float | None = None
     started_at: datetime | None = None
     finished_at: datetime | None = None
     report: IndexReportOut | None = None

@@ -21,7 +21,7 @@ from notecite.api.security import tenant_for_key
 from notecite.chat.sessions import Sessions
 from notecite.config import DEFAULT_TENANT, Settings
 from notecite.engine import Engine
-from notecite.ingest.indexer import ProgressCallback
+from notecite.ingest.progress import ProgressCallback
 from notecite.schemas.chat import SessionSettings
 from notecite.store.sessions import SessionStore
 from notecite.types import IndexReport

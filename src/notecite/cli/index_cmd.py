@@ -8,8 +8,9 @@ from dataclasses import asdict
 from pathlib import Path
 
 import click
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.console import Console
 
+from notecite.cli.index_progress import PlainProgress, TerminalProgress, stop_on_signals
 from notecite.cli.state import CliState, pass_state
 from notecite.engine import Engine
 from notecite.types import IndexReport
@@ -27,43 +28,62 @@ def _ensure_vault(engine: Engine, path: Path, name: str | None) -> str:
     return vault_name
 
 
-def run_index(engine: Engine, vault: str | None, rebuild: bool = False) -> list[IndexReport]:
-    """Index with a progress bar on a terminal, plain otherwise."""
-    if not sys.stderr.isatty():
-        return engine.index(vault, rebuild=rebuild)
-    with Progress(
-        TextColumn("[bold]indexing"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        TextColumn("{task.description}"),
-        transient=True,
-    ) as bar:
-        task = bar.add_task("", total=None)
-
-        def progress(done: int, total: int, rel_path: str) -> None:
-            bar.update(task, completed=done, total=total, description=rel_path[-50:])
-
-        return engine.index(vault, progress=progress, rebuild=rebuild)
+def run_index(
+    engine: Engine,
+    vault: str | None,
+    rebuild: bool = False,
+    progress_every: float = 5.0,
+) -> list[IndexReport]:
+    """Index with a progress bar (rate, time left) on a terminal, else a plain line every
+    ``progress_every`` seconds on stderr; Ctrl+C or SIGTERM stops after the note at hand."""
+    with stop_on_signals() as stop:
+        if not sys.stderr.isatty():
+            plain = PlainProgress(sys.stderr, progress_every)
+            return engine.index(vault, progress=plain, rebuild=rebuild, stop=stop)
+        with TerminalProgress(Console(stderr=True)) as bar:
+            return engine.index(vault, progress=bar, rebuild=rebuild, stop=stop)
 
 
 @click.command("index")
 @click.argument("path", required=False, type=click.Path(file_okay=False, path_type=Path))
 @click.option("--vault", "vault_name", help="Vault to index (default: all; with PATH: its name).")
 @click.option("--rebuild", is_flag=True, help="Drop the whole index first (after a model change).")
+@click.option(
+    "--progress-every",
+    type=click.FloatRange(min=0),
+    default=5.0,
+    show_default=True,
+    help="Seconds between progress lines when output is not a terminal.",
+)
 @pass_state
 def index_command(
-    state: CliState, path: Path | None, vault_name: str | None, rebuild: bool
+    state: CliState,
+    path: Path | None,
+    vault_name: str | None,
+    rebuild: bool,
+    progress_every: float,
 ) -> None:
-    """Index new and changed notes; remove deleted ones. PATH adds or updates that vault."""
+    """Index new and changed notes; remove deleted ones. PATH adds or updates that vault.
+
+    Notes are searchable by keyword as soon as they are written; vectors follow. Ctrl+C
+    keeps every note written so far, and the next run continues from there.
+    """
     engine = state.engine
     if path is not None:
         vault_name = _ensure_vault(engine, path, vault_name)
-    reports = run_index(engine, vault_name, rebuild)
+    reports = run_index(engine, vault_name, rebuild, progress_every)
     for report in reports:
         click.echo(report.summary())
         for failure in report.failures:
             click.echo(f"  failed {failure.rel_path}: {failure.reason}")
+    if any(r.interrupted for r in reports):
+        written = sum(r.added + r.updated for r in reports)
+        embedded = sum(r.chunks_embedded for r in reports)
+        click.echo(
+            f"interrupted: kept {written} notes written and {embedded} chunks embedded in this "
+            "run; run `notecite index` again to continue"
+        )
+        raise SystemExit(130)
 
 
 @click.command("watch")
@@ -102,6 +122,7 @@ def status_command(state: CliState, as_json: bool) -> None:
                     "path": v.path,
                     "notes": v.notes,
                     "chunks": v.chunks,
+                    "waiting_for_vectors": v.waiting_for_vectors,
                     "failed": [asdict(f) for f in v.failed],
                 }
                 for v in status.vaults
@@ -118,7 +139,14 @@ def status_command(state: CliState, as_json: bool) -> None:
     dims = f", {status.embedder_dimensions} dimensions" if status.embedder_dimensions else ""
     click.echo(f"embedding model: {model}{dims}")
     for vault in status.vaults:
-        click.echo(f"{vault.name}: {vault.notes} notes, {vault.chunks} chunks  ({vault.path})")
+        waiting = (
+            f", {vault.waiting_for_vectors} waiting for vectors"
+            if vault.waiting_for_vectors
+            else ""
+        )
+        click.echo(
+            f"{vault.name}: {vault.notes} notes{waiting}, {vault.chunks} chunks  ({vault.path})"
+        )
         for failure in vault.failed:
             click.echo(f"  failed {failure.rel_path}: {failure.reason}")
     for cache in status.caches:  # this process's caches; `notecite serve` keeps them warm

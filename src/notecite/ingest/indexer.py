@@ -1,43 +1,50 @@
-"""Incremental, idempotent indexing of one vault into a store.
+"""Incremental, idempotent indexing of one vault into a store, in two phases.
 
-Unchanged files are skipped by size and mtime, then by content hash; changed files are
-re-chunked and only chunk texts whose hash has no embedding yet are embedded; files gone from
-disk are removed. Each note is written in one transaction, so an interrupted run leaves every
-note either old or new, and the next run finishes the job.
+Unchanged files are skipped by size and mtime, then by content hash; files gone from disk are
+removed. The ``keyword`` phase parses, chunks and writes each changed note at once, in its own
+transaction: when it ends every note is findable by keyword (BM25). The ``vectors`` phase then
+embeds the chunk texts whose hash has no embedding yet (sentence windows first, then the
+chunks, each written as soon as its batch is embedded). A note waits for vectors until every
+chunk of it has one; a run that is stopped (``stop`` set, Ctrl+C) or killed keeps every note
+and vector written so far, and the next run embeds what still waits.
 """
 
 from __future__ import annotations
 
 import hashlib
 import logging
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from notecite.chunking import ChunkerConfig, chunk_note
 from notecite.config import IndexSettings
-from notecite.embed.base import Embedder
+from notecite.embed.base import Embedder, Vectors
 from notecite.errors import ParseError
 from notecite.ingest.parse import parse_file
+from notecite.ingest.progress import IndexProgress, ProgressCallback, ProgressTracker
 from notecite.ingest.scan import ScanEntry, scan_vault
 from notecite.store.base import NoteState, Store
 from notecite.types import Chunk, FailedFile, IndexReport, NoteRecord, ParsedNote, Vault
 
 logger = logging.getLogger(__name__)
 
-ProgressCallback = Callable[[int, int, str], None]
-# Called after each group of notes is written, with those notes and their chunks.
+__all__ = ["IndexProgress", "ProgressCallback", "VaultIndexer", "WrittenCallback"]
+
+# Called after the chunks of a group of notes are embedded, with those notes and chunks.
 WrittenCallback = Callable[[list[tuple[NoteRecord, list[Chunk]]]], None]
 
-# Notes are embedded in groups of about this many new chunks, then written one by one.
-_FLUSH_CHUNKS = 256
+# The vectors phase embeds this many chunks' texts (and their sentence windows) at a time,
+# in batches of EMBED_BATCH texts written as each is done.
+_WINDOW_CHUNKS = 256
+_EMBED_BATCH = 64
 
 
 @dataclass(frozen=True)
 class _Pending:
     record: NoteRecord
     chunks: list[Chunk]
-    is_new: bool
 
 
 class VaultIndexer:
@@ -50,24 +57,35 @@ class VaultIndexer:
         settings: IndexSettings,
         vault: Vault,
         on_written: WrittenCallback | None = None,
+        stop: threading.Event | None = None,
     ) -> None:
         self._on_written = on_written
         self._store = store
         self._embedder = embedder
         self._settings = settings
         self._vault = vault
+        self._stop = stop
         max_tokens = settings.chunk_max_tokens or embedder.max_tokens
         self._chunker = ChunkerConfig(
             max_tokens=min(max_tokens, embedder.max_tokens),
             overlap_tokens=settings.chunk_overlap_tokens,
             sentence_vectors=settings.sentence_vectors and store.keeps_sentence_vectors,
         )
-        self._pending: list[_Pending] = []
         self._report = IndexReport(vault=vault.name)
 
+    def _stopped(self) -> bool:
+        return self._stop is not None and self._stop.is_set()
+
     def run(self, progress: ProgressCallback | None = None) -> IndexReport:
-        """Index the vault; never raises for a bad file (it is recorded and skipped)."""
+        """Index the vault; never raises for a bad file (it is recorded and skipped).
+
+        When ``stop`` is set the run ends after the note or batch at hand, with
+        ``report.interrupted`` set; everything written so far stays.
+        """
+        tracker = ProgressTracker.start(progress)
+        model_id = self._embedder.model_id
         states = self._store.note_states(self._vault.id)
+        waiting = self._store.notes_waiting_for_vectors(self._vault.id, model_id)
         entries = list(
             scan_vault(
                 self._vault.path,
@@ -77,17 +95,25 @@ class VaultIndexer:
             )
         )
         seen: set[str] = set()
+        queued: list[_Pending] = []
         for done, entry in enumerate(entries, start=1):
+            if self._stopped():
+                break
             seen.add(entry.rel_path)
-            self._visit(entry, states.get(entry.rel_path))
-            if sum(len(p.chunks) for p in self._pending) >= _FLUSH_CHUNKS:
-                self._flush()
-            if progress is not None:
-                progress(done, len(entries), entry.rel_path)
-        self._flush()
-        gone = sorted(set(states) - seen)
-        self._store.delete_notes(self._vault.id, gone)
-        self._report.removed = sum(1 for p in gone if not states[p].failed)
+            pending = self._visit(entry, states.get(entry.rel_path), entry.rel_path in waiting)
+            if pending is not None:
+                queued.append(pending)
+                tracker.notes_written = self._report.added + self._report.updated
+            tracker.keyword(done, len(entries), entry.rel_path)
+        if not self._stopped():
+            gone = sorted(set(states) - seen)
+            self._store.delete_notes(self._vault.id, gone)
+            self._report.removed = sum(1 for p in gone if not states[p].failed)
+            self._vectors(queued, tracker)
+        self._report.interrupted = self._stopped()
+        self._report.waiting_for_vectors = len(
+            self._store.notes_waiting_for_vectors(self._vault.id, model_id)
+        )
         return self._report
 
     def _fail(self, entry: ScanEntry, reason: str, state: NoteState | None) -> None:
@@ -105,73 +131,86 @@ class VaultIndexer:
                 self._vault.id, entry.rel_path, reason, entry.size, entry.mtime_ns
             )
 
-    def _visit(self, entry: ScanEntry, state: NoteState | None) -> None:
+    def _visit(self, entry: ScanEntry, state: NoteState | None, waiting: bool) -> _Pending | None:
+        """Write the note when it changed; the note (written, or unchanged but still waiting
+        for vectors) when its chunks may need vectors, else None."""
         if entry.error:
             self._fail(entry, entry.error, state)
-            return
+            return None
+        indexed = state is not None and not state.failed
         if (
-            state is not None
-            and not state.failed
+            indexed
+            and not waiting
+            and state is not None
             and state.size == entry.size
             and state.mtime_ns == entry.mtime_ns
         ):
             self._report.unchanged += 1
-            return
+            return None
         try:
             data = entry.path.read_bytes()
         except PermissionError:
             self._fail(entry, "permission denied", state)
-            return
+            return None
         except OSError as exc:
             self._fail(entry, f"cannot read: {exc.strerror or exc}", state)
-            return
+            return None
         content_hash = hashlib.sha256(data).hexdigest()
-        if state is not None and not state.failed and state.content_hash == content_hash:
+        same = indexed and state is not None and state.content_hash == content_hash
+        if same and not waiting:
             self._store.touch_note(self._vault.id, entry.rel_path, entry.size, entry.mtime_ns)
             self._report.unchanged += 1
-            return
+            return None
         mtime = datetime.fromtimestamp(entry.mtime_ns / 1e9, tz=UTC)
         try:
             note = parse_file(entry.rel_path, data, mtime)
             chunks = chunk_note(note, self._vault.name, self._embedder.count_tokens, self._chunker)
         except ParseError as exc:
             self._fail(entry, str(exc), state)
-            return
+            return None
         except RecursionError:
             self._fail(entry, "note is nested too deeply to parse", state)
-            return
+            return None
         except Exception as exc:  # a parser bug must cost one note, not the whole run
             logger.debug("parsing %s failed", entry.rel_path, exc_info=True)
             self._fail(entry, f"could not parse ({type(exc).__name__}); see --debug", state)
-            return
+            return None
         record = _record(self._vault.id, note, content_hash, entry)
-        self._pending.append(_Pending(record, chunks, is_new=state is None or state.failed))
+        if same:  # written by a run that stopped before its vectors: only those are left
+            self._report.unchanged += 1
+            if state is not None and (state.size, state.mtime_ns) != (entry.size, entry.mtime_ns):
+                self._store.touch_note(self._vault.id, entry.rel_path, entry.size, entry.mtime_ns)
+            return _Pending(record, chunks)
+        self._store.replace_note(record, chunks)
+        if indexed:
+            self._report.updated += 1
+        else:
+            self._report.added += 1
+        return _Pending(record, chunks)
 
-    def _embed(self, chunks: dict[str, str], sentences: dict[str, str]) -> None:
-        """Embed chunk and sentence texts (content hash -> text) in one call, and store
-        each kind in its place."""
-        chunk_order, sentence_order = sorted(chunks), sorted(sentences)
-        if not chunk_order and not sentence_order:
-            return
-        vectors = self._embedder.embed_documents(
-            [chunks[h] for h in chunk_order] + [sentences[h] for h in sentence_order]
-        )
-        model_id = self._embedder.model_id
-        if self._store.embedder_info() is None:
-            self._store.set_embedder_info(model_id, int(vectors.shape[1]))
-        split = len(chunk_order)
-        self._store.put_embeddings(model_id, dict(zip(chunk_order, vectors[:split], strict=True)))
-        if sentence_order:
-            self._store.put_sentence_vectors(
-                model_id, dict(zip(sentence_order, vectors[split:], strict=True))
-            )
+    # -- vectors ----------------------------------------------------------------------------
 
-    def _flush(self) -> None:
-        if not self._pending:
-            return
+    def _vectors(self, queued: list[_Pending], tracker: ProgressTracker) -> None:
+        """Embed every chunk (and sentence window) of ``queued`` that has no vector yet."""
+        total = sum(len(p.chunks) for p in queued)
+        done = 0
+        tracker.vectors(0, total)
+        for window in _windows(queued):
+            if not self._embed_window(window, tracker, done, total):
+                return
+            done += sum(len(p.chunks) for p in window)
+            tracker.vectors(done, total)
+            if self._on_written is not None:
+                self._on_written([(p.record, p.chunks) for p in window])
+
+    def _embed_window(
+        self, window: list[_Pending], tracker: ProgressTracker, done: int, total: int
+    ) -> bool:
+        """Embed the window's missing texts: sentence windows first, then chunks, so that a
+        chunk's vector is only ever written after its sentences'. False when stopped."""
         texts: dict[str, str] = {}
         sentences: dict[str, str] = {}
-        for pending in self._pending:
+        for pending in window:
             for chunk in pending.chunks:
                 texts.setdefault(chunk.content_hash, chunk.embed_text)
                 sentences.update(zip(chunk.sentence_hashes, chunk.sentence_texts, strict=True))
@@ -180,22 +219,62 @@ class VaultIndexer:
         missing_sentences = (
             self._store.missing_sentence_vectors(model_id, sentences) if sentences else set()
         )
-        self._embed({h: texts[h] for h in missing}, {h: sentences[h] for h in missing_sentences})
+        work = [
+            *((b, self._store.put_sentence_vectors, False)
+              for b in _batches({h: sentences[h] for h in missing_sentences})),
+            *((b, self._store.put_embeddings, True)
+              for b in _batches({h: texts[h] for h in missing})),
+        ]  # fmt: skip
+        size = sum(len(p.chunks) for p in window)
+        texts_total = max(len(missing) + len(missing_sentences), 1)
+        texts_done = 0
+        for batch, put, are_chunks in work:
+            if self._stopped():
+                return False
+            self._embed_batch(batch, put)
+            texts_done += len(batch)
+            if are_chunks:
+                self._report.chunks_embedded += len(batch)
+                tracker.chunks_embedded = self._report.chunks_embedded
+            else:
+                self._report.sentences_embedded += len(batch)
+            tracker.vectors(done + size * texts_done // texts_total, total)
         if texts and self._store.embedder_info() is None:
             # Every text was cached (a rebuild): the index still records its model.
             self._store.set_embedder_info(model_id, self._embedder.dimensions)
-        self._report.chunks_embedded += len(missing)
         self._report.chunks_reused += len(texts) - len(missing)
-        self._report.sentences_embedded += len(missing_sentences)
-        for pending in self._pending:
-            self._store.replace_note(pending.record, pending.chunks)
-            if pending.is_new:
-                self._report.added += 1
-            else:
-                self._report.updated += 1
-        if self._on_written is not None:
-            self._on_written([(p.record, p.chunks) for p in self._pending])
-        self._pending = []
+        return True
+
+    def _embed_batch(
+        self, batch: list[tuple[str, str]], put: Callable[[str, Mapping[str, Vectors]], None]
+    ) -> None:
+        vectors = self._embedder.embed_documents([text for _, text in batch])
+        model_id = self._embedder.model_id
+        if self._store.embedder_info() is None:
+            self._store.set_embedder_info(model_id, int(vectors.shape[1]))
+        put(model_id, {h: v for (h, _), v in zip(batch, vectors, strict=True)})
+
+
+def _windows(queued: list[_Pending]) -> Iterator[list[_Pending]]:
+    """Groups of whole notes of about ``_WINDOW_CHUNKS`` chunks."""
+    window: list[_Pending] = []
+    size = 0
+    for pending in queued:
+        window.append(pending)
+        size += len(pending.chunks)
+        if size >= _WINDOW_CHUNKS:
+            yield window
+            window, size = [], 0
+    if window:
+        yield window
+
+
+def _batches(texts: dict[str, str]) -> Iterator[list[tuple[str, str]]]:
+    """(hash, text) pairs by length, in batches of ``_EMBED_BATCH``: similar lengths share a
+    batch, so that little of it is padding."""
+    ordered = sorted(texts.items(), key=lambda item: len(item[1]))
+    for start in range(0, len(ordered), _EMBED_BATCH):
+        yield ordered[start : start + _EMBED_BATCH]
 
 
 def _record(vault_id: int, note: ParsedNote, content_hash: str, entry: ScanEntry) -> NoteRecord:

@@ -98,6 +98,8 @@ class Store(Protocol):
       and reports it in ``ChunkHit.dense``, ``score`` staying the chunk cosine;
       ``vector_scores`` returns the dense score. A store that does not keep them treats
       every w as 0.
+    - ``notes_waiting_for_vectors`` gives the rel paths of the vault's notes with a chunk
+      that has no ``model_id`` embedding yet (found by keyword only until it has one).
     - ``tenant_id`` is the tenant whose rows the store reads and writes (1: the default).
     - ``recent_chunks`` gives the first chunk of each of the most recently dated notes in the
       filter, newest first; ``mentions`` gives the phrases (words in order, matched as the
@@ -142,6 +144,8 @@ class Store(Protocol):
     ) -> set[str]: ...
 
     def put_sentence_vectors(self, model_id: str, vectors: Mapping[str, Vectors]) -> None: ...
+
+    def notes_waiting_for_vectors(self, vault_id: int, model_id: str) -> set[str]: ...
 
     def vector_search(
         self,

@@ -10,6 +10,7 @@ import psycopg
 import pytest
 
 from notecite import Engine
+from notecite.ingest.progress import IndexProgress
 from notecite.store.base import bulk_load
 from notecite.store.postgres.search import approximate_query, hnsw_index_name
 from notecite.store.postgres.store import PostgresStore
@@ -204,8 +205,8 @@ def test_indexing_a_vault_into_an_empty_database_builds_the_index_once(
     settings = hash_settings(tmp_path, store={"backend": "postgres", "url": pg_url})
     before_the_end: list[list[str]] = []
 
-    def progress(done: int, total: int, rel_path: str) -> None:
-        if done == total:  # 584 chunks: two batches of vectors are in the table by now
+    def progress(report: IndexProgress) -> None:
+        if report.phase == "vectors" and report.done == report.total:  # all 584 stored
             before_the_end.append(_hnsw_indexes(pg_url))
 
     with Engine(settings) as engine:

@@ -373,6 +373,17 @@ class PostgresStore:
         # No HNSW index: searches look sentence vectors up by key (see vector_search).
         self._put("sentence_embeddings", model_id, vectors)
 
+    def notes_waiting_for_vectors(self, vault_id: int, model_id: str) -> set[str]:
+        with self._tx() as conn:
+            rows = conn.execute(
+                "SELECT DISTINCT n.rel_path FROM chunks c JOIN notes n ON n.id = c.note_id "
+                "WHERE c.tenant_id = %s AND c.vault_id = %s AND NOT EXISTS (SELECT 1 "
+                "FROM embeddings e WHERE e.tenant_id = c.tenant_id AND e.model_id = %s "
+                "AND e.content_hash = c.content_hash)",
+                (self.tenant_id, vault_id, model_id),
+            ).fetchall()
+        return {r[0] for r in rows}
+
     def _missing(self, table: str, model_id: str, content_hashes: Iterable[str]) -> set[str]:
         wanted = set(content_hashes)
         if not wanted:

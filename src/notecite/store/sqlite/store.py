@@ -386,6 +386,17 @@ class SQLiteStore:
     def put_sentence_vectors(self, model_id: str, vectors: Mapping[str, Vectors]) -> None:
         self._put("sentence_embeddings", model_id, vectors)
 
+    def notes_waiting_for_vectors(self, vault_id: int, model_id: str) -> set[str]:
+        with self.db.read() as conn:
+            rows = conn.execute(
+                "SELECT DISTINCT n.rel_path FROM chunks c JOIN notes n ON n.id = c.note_id "
+                "JOIN vaults v ON v.id = c.vault_id AND v.tenant_id = ? WHERE c.vault_id = ? "
+                "AND NOT EXISTS (SELECT 1 FROM embeddings e WHERE e.model_id = ? "
+                "AND e.content_hash = c.content_hash)",
+                (self.tenant_id, vault_id, model_id),
+            ).fetchall()
+        return {r[0] for r in rows}
+
     def _missing(self, table: str, model_id: str, content_hashes: Iterable[str]) -> set[str]:
         wanted = set(content_hashes)
         if not wanted:
