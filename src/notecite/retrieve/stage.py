@@ -40,6 +40,10 @@ from notecite.types import SearchFilter, Vault
 RECENT_NOTES = "recent_notes"
 """The strategy label of a context made of the most recent notes (nothing could be searched)."""
 
+PARTIAL_VECTORS = "+keyword_only_for_waiting_notes"
+"""Appended to the strategy while some searched notes still wait for their vectors (a first
+index is still embedding): those notes are found by keyword only."""
+
 
 @dataclass
 class Retrieved:
@@ -92,6 +96,7 @@ class RetrievalStage:
         self._options = options
         self._caches = caches
         self._reranker = reranker
+        self._waiting: frozenset[tuple[str, str]] = frozenset()
 
     # -- stages -----------------------------------------------------------------------------
 
@@ -169,11 +174,21 @@ class RetrievalStage:
         selection.selected = list(order)[:10]
 
     def _select(self, candidates: Sequence[Candidate], embedded: bool, k: int) -> list[Candidate]:
-        """Candidates over both thresholds (the vector one only when embedded), at most k."""
+        """Candidates over both thresholds (the vector one only when embedded), at most k. A
+        chunk of a note still waiting for its vectors is judged by its lexical score alone."""
+
+        def keyword_only(c: Candidate) -> bool:
+            return (c.chunk.vault, c.chunk.rel_path) in self._waiting
+
         ordered = list(candidates)
         if embedded:
-            ordered = [c for c in ordered if c.score_vector >= self._settings.vector_threshold]
-        return [c for c in ordered if c.gate >= self._settings.final_threshold][:k]
+            ordered = [
+                c
+                for c in ordered
+                if keyword_only(c) or c.score_vector >= self._settings.vector_threshold
+            ]
+        final = self._settings.final_threshold
+        return [c for c in ordered if (c.lexical if keyword_only(c) else c.gate) >= final][:k]
 
     def _embed(self, question: str, debug: DebugInfo) -> Vectors:
         if self._caches is None:
@@ -283,6 +298,7 @@ class RetrievalStage:
         """
         debug = debug if debug is not None else DebugInfo(llm=self._llm.name)
         timings = debug.timings_ms
+        self._waiting = self._waiting_for_vectors()
         query = self._embed_or_none(request.question, debug)
 
         t = time.perf_counter()
@@ -461,6 +477,18 @@ class RetrievalStage:
         )
         return replace(missing, not_in_context=unseen)
 
+    def _waiting_for_vectors(self) -> frozenset[tuple[str, str]]:
+        """(vault, rel path) of the searched notes that have a chunk with no vector yet."""
+        model_id = self._embedder.model_id
+        try:
+            return frozenset(
+                (v.name, p)
+                for v in self._vaults
+                for p in self._store.notes_waiting_for_vectors(v.id, model_id)
+            )
+        except StoreError:
+            return frozenset()
+
     def _finish(
         self,
         candidates: list[Candidate],
@@ -469,6 +497,12 @@ class RetrievalStage:
         k: int,
         debug: DebugInfo,
     ) -> Retrieved:
+        if self._waiting:
+            strategy += PARTIAL_VECTORS
+            debug.notes.append(
+                f"{len(self._waiting)} notes still wait for their vectors (indexing is not done): "
+                "they are found by keyword only"
+            )
         debug.strategy = strategy
         debug.reranker = self._options.reranker
         empty = not candidates and not any(

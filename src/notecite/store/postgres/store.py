@@ -103,6 +103,7 @@ class PostgresStore:
         self._deferred: set[tuple[str, int]] = set()  # indexes a bulk load builds at its end
         self._bulk_loads = 0  # bulk loads open on this store
         self._bulk_lock = threading.Lock()
+        self._waiting: dict[tuple[int, str], tuple[str, frozenset[str]]] = {}
 
     def __repr__(self) -> str:
         url = describe_url(self._connections.url)
@@ -374,6 +375,11 @@ class PostgresStore:
         self._put("sentence_embeddings", model_id, vectors)
 
     def notes_waiting_for_vectors(self, vault_id: int, model_id: str) -> set[str]:
+        # Asked by every retrieval: kept until the index generation moves.
+        generation = self.index_generation()
+        cached = self._waiting.get((vault_id, model_id))
+        if cached is not None and cached[0] == generation:
+            return set(cached[1])
         with self._tx() as conn:
             rows = conn.execute(
                 "SELECT DISTINCT n.rel_path FROM chunks c JOIN notes n ON n.id = c.note_id "
@@ -382,7 +388,9 @@ class PostgresStore:
                 "AND e.content_hash = c.content_hash)",
                 (self.tenant_id, vault_id, model_id),
             ).fetchall()
-        return {r[0] for r in rows}
+        waiting = frozenset(r[0] for r in rows)
+        self._waiting[(vault_id, model_id)] = (generation, waiting)
+        return set(waiting)
 
     def _missing(self, table: str, model_id: str, content_hashes: Iterable[str]) -> set[str]:
         wanted = set(content_hashes)

@@ -128,6 +128,7 @@ class SQLiteStore:
         self.db = SQLiteConnection(path, "the index")
         self._matrix: VectorMatrix | None = None
         self._matrix_key: tuple[str, str] | None = None
+        self._waiting: dict[tuple[int, str], tuple[str, frozenset[str]]] = {}
 
     # -- connection -------------------------------------------------------------------------
 
@@ -387,6 +388,11 @@ class SQLiteStore:
         self._put("sentence_embeddings", model_id, vectors)
 
     def notes_waiting_for_vectors(self, vault_id: int, model_id: str) -> set[str]:
+        # Asked by every retrieval: kept until the index generation moves.
+        generation = self.index_generation()
+        cached = self._waiting.get((vault_id, model_id))
+        if cached is not None and cached[0] == generation:
+            return set(cached[1])
         with self.db.read() as conn:
             rows = conn.execute(
                 "SELECT DISTINCT n.rel_path FROM chunks c JOIN notes n ON n.id = c.note_id "
@@ -395,7 +401,9 @@ class SQLiteStore:
                 "AND e.content_hash = c.content_hash)",
                 (self.tenant_id, vault_id, model_id),
             ).fetchall()
-        return {r[0] for r in rows}
+        waiting = frozenset(r[0] for r in rows)
+        self._waiting[(vault_id, model_id)] = (generation, waiting)
+        return set(waiting)
 
     def _missing(self, table: str, model_id: str, content_hashes: Iterable[str]) -> set[str]:
         wanted = set(content_hashes)
