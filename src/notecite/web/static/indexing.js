@@ -38,7 +38,10 @@
     const total = job.total || 0;
     fill.style.width = total ? `${Math.round((100 * job.done) / total)}%` : "5%";
     if (job.state === "running") {
-      text.textContent = `indexing ${job.done} of ${total || "?"} files${job.current ? ": " + job.current : ""}`;
+      const eta = job.eta_s == null ? "" : ` · ${Math.round(job.eta_s)} s left`;
+      text.textContent = job.phase === "vectors"
+        ? `embedding ${job.done} of ${total} chunks (${job.chunks_per_s.toFixed(1)}/s${eta}); notes are searchable by keyword already`
+        : `indexing ${job.done} of ${total || "?"} files (${job.notes_per_s.toFixed(1)}/s${eta})${job.current ? ": " + job.current : ""}`;
     } else if (job.state === "done" && job.report) {
       const r = job.report;
       fill.style.width = "100%";
