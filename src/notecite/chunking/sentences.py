@@ -43,3 +43,21 @@ def sentence_windows(text: str, min_words: int = 6, max_words: int = 80) -> list
 
 def _cut(words: list[str], max_words: int) -> list[str]:
     return [" ".join(words[i : i + max_words]) for i in range(0, len(words), max_words)]
+
+
+_WORD = re.compile(r"\S+")
+
+
+def window_spans(text: str, windows: list[str]) -> list[tuple[int, int]]:
+    """The (start, end) character span in ``text`` of each of its sentence windows (as
+    :func:`sentence_windows` gave them: its words, in order, none dropped or repeated)."""
+    words = [(m.start(), m.end()) for m in _WORD.finditer(text)]
+    spans: list[tuple[int, int]] = []
+    at = 0
+    for window in windows:
+        count = len(window.split())
+        if not count or at + count > len(words):
+            raise ValueError("the windows are not the words of the text in order")
+        spans.append((words[at][0], words[at + count - 1][1]))
+        at += count
+    return spans

@@ -105,7 +105,8 @@ class MiniLMEmbedder:
         encodings = self._counter.encode_batch(list(texts), add_special_tokens=False)
         return [len(e.ids) for e in encodings]
 
-    def _run_batch(self, texts: list[str]) -> Vectors:
+    def _forward(self, texts: list[str]) -> tuple[list[Any], Any, Any]:
+        """Encodings, ``last_hidden_state`` and attention mask of one padded batch."""
         encodings = self._tokenizer.encode_batch(texts)
         width = max(len(e.ids) for e in encodings)
         ids = np.zeros((len(texts), width), dtype=np.int64)
@@ -117,10 +118,44 @@ class MiniLMEmbedder:
         if "token_type_ids" in self._input_names:
             feeds["token_type_ids"] = np.zeros_like(ids)
         (hidden,) = self._session.run(["last_hidden_state"], feeds)
+        return encodings, hidden, mask
+
+    def _run_batch(self, texts: list[str]) -> Vectors:
+        _, hidden, mask = self._forward(texts)
         weights = mask[:, :, None].astype(np.float32)
         pooled = (hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
         result: Vectors = pooled.astype(np.float32)
         return result
+
+    def embed_with_spans(
+        self, texts: Sequence[str], spans: Sequence[Sequence[tuple[int, int]]]
+    ) -> tuple[Vectors, list[Vectors]]:
+        """Each text's vector and, from the same forward pass, one vector per character
+        span of it: the mean of the token states inside the span ("late chunking": each
+        sentence is read in the context of its whole chunk). A span with no token (cut off
+        by truncation) gets the text's own vector. Rows are L2-normalised."""
+        if len(spans) != len(texts):
+            raise ValueError("one list of spans per text")
+        out = np.zeros((len(texts), DIMENSIONS), dtype=np.float32)
+        parts: list[Vectors] = [np.zeros((0, DIMENSIONS), dtype=np.float32) for _ in texts]
+        if not texts:
+            return out, parts
+        self._load()
+        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        try:
+            for start in range(0, len(order), self._batch_size):
+                idx = order[start : start + self._batch_size]
+                encodings, hidden, mask = self._forward([texts[i] for i in idx])
+                weights = mask[:, :, None].astype(np.float32)
+                pooled = (hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
+                for row, i in enumerate(idx):
+                    out[i] = pooled[row]
+                    parts[i] = _span_means(
+                        hidden[row], encodings[row].offsets, spans[i], pooled[row]
+                    )
+        except Exception as exc:
+            raise EmbeddingError(f"MiniLM embedding failed: {exc}") from exc
+        return normalise(out), [normalise(p) for p in parts]
 
     def embed_documents(self, texts: Sequence[str]) -> Vectors:
         if not texts:
@@ -140,6 +175,21 @@ class MiniLMEmbedder:
     def embed_query(self, text: str) -> Vectors:
         vector: Vectors = self.embed_documents([text])[0]
         return vector
+
+
+def _span_means(
+    hidden: Any, offsets: Sequence[tuple[int, int]], spans: Sequence[tuple[int, int]], whole: Any
+) -> Vectors:
+    """Mean token state of each character span (tokens wholly inside it; special tokens
+    have empty offsets and never are), else ``whole``."""
+    starts = np.array([o[0] for o in offsets], dtype=np.int64)
+    ends = np.array([o[1] for o in offsets], dtype=np.int64)
+    real = ends > starts
+    rows = np.zeros((len(spans), DIMENSIONS), dtype=np.float32)
+    for k, (lo, hi) in enumerate(spans):
+        inside = real & (starts >= lo) & (ends <= hi)
+        rows[k] = hidden[: len(offsets)][inside].mean(axis=0) if inside.any() else whole
+    return rows
 
 
 def create(settings: EmbedderSettings) -> MiniLMEmbedder:

@@ -185,6 +185,30 @@ MIGRATIONS: tuple[tuple[int, str], ...] = (
         UPDATE notes SET size = -1, mtime_ns = -1, content_hash = '' WHERE error IS NULL;
         """,
     ),
+    (
+        7,
+        # A journal of what the in-memory vector matrix must follow: chunks written (kind 1)
+        # and removed (kind 0), and chunk vectors stored (kind 2, by content hash), so that
+        # a reader after a write loads only the changed rows (see SQLiteStore._vector_matrix).
+        # Old entries are pruned; a reader that needed them reloads the whole matrix.
+        """
+        CREATE TABLE vector_log (
+            seq INTEGER PRIMARY KEY AUTOINCREMENT,
+            kind INTEGER NOT NULL,
+            chunk_id INTEGER,
+            content_hash TEXT
+        );
+        CREATE TRIGGER vector_log_chunk_added AFTER INSERT ON chunks BEGIN
+            INSERT INTO vector_log (kind, chunk_id) VALUES (1, new.id);
+        END;
+        CREATE TRIGGER vector_log_chunk_removed AFTER DELETE ON chunks BEGIN
+            INSERT INTO vector_log (kind, chunk_id) VALUES (0, old.id);
+        END;
+        CREATE TRIGGER vector_log_embedded AFTER INSERT ON embeddings BEGIN
+            INSERT INTO vector_log (kind, content_hash) VALUES (2, new.content_hash);
+        END;
+        """,
+    ),
 )
 
 
@@ -222,4 +246,16 @@ def migrate(conn: sqlite3.Connection) -> list[int]:
 
 
 def _statements(script: str) -> list[str]:
-    return [s.strip() for s in script.split(";") if s.strip()]
+    """The statements of ``script``: split at semicolons that end one (not those inside a
+    trigger's body)."""
+    statements: list[str] = []
+    pending = ""
+    for piece in script.split(";"):
+        pending += piece + ";"
+        if sqlite3.complete_statement(pending):
+            if pending.strip(" \n;"):
+                statements.append(pending.strip())
+            pending = ""
+    if pending.strip(" \n;"):
+        statements.append(pending.strip())
+    return statements

@@ -20,7 +20,19 @@ from notecite.store.base import NoteState, StoredChunk
 from notecite.store.rows import STORED_CHUNK_COLUMNS, failure_note, stored_chunk
 from notecite.store.sqlite.connection import SQLiteConnection
 from notecite.store.sqlite.lock import index_locks, lock_dir
-from notecite.store.sqlite.vectors import SentenceVectors, VectorMatrix, folder_matches
+from notecite.store.sqlite.vector_log import (
+    RELOAD_SHARE,
+    changes_since,
+    last_seq,
+    load_rows,
+    prune,
+)
+from notecite.store.sqlite.vectors import (
+    LiveMatrix,
+    SentenceVectors,
+    VectorMatrix,
+    folder_matches,
+)
 from notecite.types import (
     Chunk,
     ChunkHit,
@@ -126,8 +138,9 @@ class SQLiteStore:
         self.path = path
         self.tenant_id = tenant_id
         self.db = SQLiteConnection(path, "the index")
-        self._matrix: VectorMatrix | None = None
+        self._matrix: LiveMatrix | None = None
         self._matrix_key: tuple[str, str] | None = None
+        self._log_seq = 0  # the vector_log entry the matrix has seen
         self._waiting: dict[tuple[int, str], tuple[str, frozenset[str]]] = {}
 
     # -- connection -------------------------------------------------------------------------
@@ -429,6 +442,7 @@ class SQLiteStore:
         if not vectors:
             return
         with self._write() as conn:
+            prune(conn)
             conn.executemany(
                 f"INSERT OR REPLACE INTO {table} (model_id, content_hash, dimensions, vector) "
                 "VALUES (?, ?, ?, ?)",
@@ -440,14 +454,22 @@ class SQLiteStore:
 
     # -- search -----------------------------------------------------------------------------
 
-    def _vector_matrix(self, model_id: str) -> VectorMatrix:
-        """The in-memory matrix, rebuilt when any writer (any process) changed the index."""
+    def _vector_matrix(self, model_id: str) -> LiveMatrix:
+        """The in-memory matrix, kept in step with every writer (any process): patched with
+        the rows a write changed (see :mod:`.vector_log`), reloaded when many changed."""
         with self.db.read() as conn:
             generation = self._meta("generation") or "0"
             key = (model_id, generation)
             if self._matrix is not None and self._matrix_key == key:
                 return self._matrix
+            same_model = self._matrix_key is not None and self._matrix_key[0] == model_id
+            if self._matrix is not None and same_model:
+                patched = self._patched(conn, model_id, self._matrix)
+                if patched is not None:
+                    self._matrix, self._matrix_key = patched, key
+                    return patched
             self._matrix = None  # let a stale matrix go before its successor is built
+            seq = last_seq(conn)
             cursor = conn.execute(
                 "SELECT c.id, c.vault_id, n.folder, n.note_ts, e.vector, e.dimensions "
                 "FROM chunks c JOIN notes n ON n.id = c.note_id "
@@ -470,8 +492,24 @@ class SQLiteStore:
                 matrix = VectorMatrix.empty(info[1] if info else 0)
             else:
                 matrix.sentences = self._sentence_vectors(conn, model_id, matrix.rowids)
-            self._matrix, self._matrix_key = matrix, key
-            return matrix
+            live = LiveMatrix(matrix)
+            self._matrix, self._matrix_key, self._log_seq = live, key, seq
+            return live
+
+    def _patched(
+        self, conn: sqlite3.Connection, model_id: str, current: LiveMatrix
+    ) -> LiveMatrix | None:
+        """``current`` with the rows changed since it was loaded; None when a reload is due
+        (many changes, or the log entries it needed were pruned)."""
+        changes = changes_since(conn, self._log_seq, self.tenant_id)
+        if changes is None:
+            return None
+        changed = len(changes.removed | changes.touched) + current.changed
+        if changed > RELOAD_SHARE * len(current.base):
+            return None
+        added = load_rows(conn, self.tenant_id, model_id, changes.touched)
+        self._log_seq = changes.seq
+        return current.updated(changes.removed | changes.touched, added)
 
     def _sentence_vectors(
         self, conn: sqlite3.Connection, model_id: str, chunk_rowids: npt.NDArray[np.int64]

@@ -171,6 +171,58 @@ class VectorMatrix:
     def __len__(self) -> int:
         return len(self.rowids)
 
+    def without(self, rowids: set[int]) -> VectorMatrix:
+        """This matrix less the rows of ``rowids`` (sentence vectors dropped with them)."""
+        keep = ~np.isin(self.rowids, np.fromiter(rowids, dtype=np.int64, count=len(rowids)))
+        if keep.all():
+            return self
+        return VectorMatrix.concat([self], keep)
+
+    @classmethod
+    def concat(
+        cls, parts: Sequence[VectorMatrix], keep: npt.NDArray[np.bool_] | None = None
+    ) -> VectorMatrix:
+        """The rows of ``parts`` in order (only those ``keep`` marks, over their rows); the
+        result is small: this serves the delta of a :class:`LiveMatrix`."""
+        folders: dict[str, int] = {}
+        codes = []
+        for part in parts:
+            remap = np.array(
+                [folders.setdefault(f, len(folders)) for f in part.folders] or [0], dtype=np.int32
+            )
+            codes.append(remap[part.folder_codes] if len(part) else part.folder_codes)
+        rowids = np.concatenate([p.rowids for p in parts])
+        matrix = np.concatenate([p.matrix for p in parts])
+        vault_ids = np.concatenate([p.vault_ids for p in parts])
+        note_ts = np.concatenate([p.note_ts for p in parts])
+        folder_codes = np.concatenate(codes).astype(np.int32)
+        sentence_rows: list[tuple[int, npt.NDArray[np.float16]]] = []
+        for part in parts:
+            if part.sentences is not None:
+                for i, rowid in enumerate(part.rowids.tolist()):
+                    lo, hi = int(part.sentences.lo[i]), int(part.sentences.hi[i])
+                    if hi > lo:
+                        sentence_rows.append((rowid, part.sentences.matrix[lo:hi]))
+        order = np.argsort(rowids, kind="stable")  # sentence rows are found by search
+        if keep is not None:
+            order = order[keep[order]]
+        rowids, matrix, vault_ids = rowids[order], matrix[order], vault_ids[order]
+        note_ts, folder_codes = note_ts[order], folder_codes[order]
+        joined = cls(
+            rowids=rowids,
+            matrix=matrix,
+            vault_ids=vault_ids,
+            folder_codes=folder_codes,
+            folders=list(folders),
+            note_ts=note_ts,
+        )
+        kept = set(rowids.tolist())
+        blocks = [
+            [(r, v.astype(np.float32).tobytes()) for r, m in sentence_rows if r in kept for v in m]
+        ]
+        joined.sentences = SentenceVectors.from_rows(rowids, blocks) if sentence_rows else None
+        return joined
+
     def mask(self, flt: SearchFilter) -> npt.NDArray[np.bool_] | None:
         """Rows the filter lets through, or None when it restricts nothing."""
         mask: npt.NDArray[np.bool_] | None = None
@@ -189,13 +241,20 @@ class VectorMatrix:
         return mask
 
     def search(
-        self, query: Vectors, flt: SearchFilter, limit: int, sentence_weight: float = 0.0
+        self,
+        query: Vectors,
+        flt: SearchFilter,
+        limit: int,
+        sentence_weight: float = 0.0,
+        alive: npt.NDArray[np.bool_] | None = None,
     ) -> list[ChunkHit]:
         """Top ``limit`` rows by dense score (cosine similarity, mixed with the best sentence
-        by ``sentence_weight``) among those the filter lets through."""
+        by ``sentence_weight``) among those the filter (and ``alive``) lets through."""
         if not len(self) or limit <= 0:
             return []
         mask = self.mask(flt)
+        if alive is not None:
+            mask = alive if mask is None else mask & alive
         if mask is None:
             rows = np.arange(len(self))
             scores = self.matrix @ query
@@ -243,3 +302,75 @@ class VectorMatrix:
         rows = order[positions[found]]
         scores = self.dense(query, self.matrix[rows] @ query, rows, sentence_weight)
         return {int(r): float(s) for r, s in zip(wanted[found], scores, strict=True)}
+
+
+@dataclass
+class LiveMatrix:
+    """The vectors of an index that changes: a loaded ``base``, its rows removed since
+    (``dead``, by chunk rowid) and the rows written since (``delta``, small).
+
+    A write costs a search only the changed rows (:meth:`updated`) instead of a reload of
+    every vector; the store reloads the whole matrix when the delta grows large.
+    """
+
+    base: VectorMatrix
+    dead: frozenset[int] = frozenset()
+    delta: VectorMatrix | None = None
+    _alive: npt.NDArray[np.bool_] | None = None
+
+    @property
+    def matrix(self) -> Vectors:
+        """The base matrix (benchmarks time NumPy on it)."""
+        return self.base.matrix
+
+    @property
+    def changed(self) -> int:
+        """Rows removed from the base plus rows in the delta."""
+        return len(self.dead) + (len(self.delta) if self.delta is not None else 0)
+
+    def __len__(self) -> int:
+        return len(self.base) - len(self.dead) + (len(self.delta) if self.delta else 0)
+
+    def updated(self, removed: set[int], added: VectorMatrix | None) -> LiveMatrix:
+        """This matrix with the chunk rowids ``removed`` gone and ``added`` in (a rowid may
+        be in both: its row is replaced)."""
+        replaced = removed | (set(added.rowids.tolist()) if added is not None else set())
+        wanted = np.fromiter(replaced, dtype=np.int64, count=len(replaced))
+        base_ids = self.base.rowids  # sorted: loaded in rowid order
+        pos = np.clip(np.searchsorted(base_ids, wanted), 0, max(len(base_ids) - 1, 0))
+        in_base = wanted[base_ids[pos] == wanted] if len(base_ids) else wanted[:0]
+        dead = self.dead | frozenset(in_base.tolist())
+        parts = [self.delta.without(replaced)] if self.delta is not None else []
+        if added is not None:
+            parts.append(added)
+        parts = [p for p in parts if len(p)]
+        delta = VectorMatrix.concat(parts) if parts else None
+        alive = None
+        if dead:
+            gone = np.fromiter(dead, dtype=np.int64, count=len(dead))
+            alive = ~np.isin(base_ids, gone)
+        return LiveMatrix(self.base, dead, delta, alive)
+
+    def search(
+        self, query: Vectors, flt: SearchFilter, limit: int, sentence_weight: float = 0.0
+    ) -> list[ChunkHit]:
+        """As :meth:`VectorMatrix.search`, over the base's live rows and the delta."""
+        hits = self.base.search(query, flt, limit, sentence_weight, self._alive)
+        if self.delta is None or not len(self.delta):
+            return hits
+        hits = hits + self.delta.search(query, flt, limit, sentence_weight)
+        hits.sort(key=lambda h: -(h.dense if h.dense is not None else h.score))
+        return hits[:limit]
+
+    def scores_for(
+        self, query: Vectors, rowids: Sequence[int], sentence_weight: float = 0.0
+    ) -> dict[int, float]:
+        """As :meth:`VectorMatrix.scores_for`, the delta's rows winning over the base's."""
+        scores = {
+            r: s
+            for r, s in self.base.scores_for(query, rowids, sentence_weight).items()
+            if r not in self.dead
+        }
+        if self.delta is not None and len(self.delta):
+            scores.update(self.delta.scores_for(query, rowids, sentence_weight))
+        return scores
