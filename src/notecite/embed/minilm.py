@@ -83,6 +83,9 @@ class MiniLMEmbedder:
                     f"{model_path} is corrupt (sha256 {digest}); reinstall: {_INSTALL_HINT}"
                 )
             options = ort.SessionOptions()
+            # The arena keeps the largest batch's buffers for the life of the process (over
+            # 1 GB at 64 x 256 tokens); without it memory follows the batch at hand.
+            options.enable_cpu_mem_arena = False
             if self._threads:
                 options.intra_op_num_threads = self._threads
             session = ort.InferenceSession(
