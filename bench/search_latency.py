@@ -33,7 +33,7 @@ import time
 import tracemalloc
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from multiprocessing import get_context
 from pathlib import Path
@@ -195,6 +195,38 @@ def embed_queries(db: Path, queries: list[str]) -> tuple[list[list[float]], list
 # -- searching ------------------------------------------------------------------------------
 
 
+def write_phase(db: Path, queries: list[str], vectors: list[list[float]]) -> dict[str, Any]:
+    """The first vector search after a one-note write (a note rewritten through the store
+    API with new chunk vectors, as an index run writes it) versus a search with no write."""
+    table = [np.asarray(v, dtype=np.float32) for v in vectors]
+    store = SQLiteStore(db)
+    store.vector_search(MODEL_ID, table[0], SearchFilter(), CANDIDATES)  # the cold load
+    vault = store.list_vaults()[0]
+    rel_path = store.conn.execute(
+        "SELECT rel_path FROM notes WHERE vault_id = ? ORDER BY id LIMIT 1", (vault.id,)
+    ).fetchone()[0]
+    record = next(r for r, _ in _synthetic_notes(1, vault.id))
+    rng = np.random.default_rng(3)
+    written, unwritten = [], []
+    for trial in range(7):
+        query = table[(trial + 1) % len(table)]
+        start = time.perf_counter()
+        store.vector_search(MODEL_ID, query, SearchFilter(), CANDIDATES)
+        unwritten.append(time.perf_counter() - start)
+        chunk = next(c for _, cs in _synthetic_notes(1, vault.id) for c in cs)
+        text = f"{chunk.text} revision {trial}"
+        content_hash = hashlib.sha256(text.encode()).hexdigest()
+        edited = replace(chunk, text=text, embed_text=text, content_hash=content_hash)
+        vector = rng.standard_normal(DIMENSIONS).astype(np.float32)
+        store.put_embeddings(MODEL_ID, {content_hash: vector / np.linalg.norm(vector)})
+        store.replace_note(replace(record, rel_path=rel_path), [edited])
+        start = time.perf_counter()
+        store.vector_search(MODEL_ID, query, SearchFilter(), CANDIDATES)
+        written.append(time.perf_counter() - start)
+    store.close()
+    return {"written_s": written, "unwritten_s": unwritten}
+
+
 @dataclass
 class PrecomputedQueries:
     """An embedder that only answers queries, from vectors computed beforehand."""
@@ -306,6 +338,11 @@ def main() -> None:
     parser.add_argument("--sizes", default="10000,100000", help="chunk counts (comma-separated)")
     parser.add_argument("--queries", type=int, default=200, help="timed queries (>= 100)")
     parser.add_argument("--db-dir", type=Path, help="keep and reuse built indexes here")
+    parser.add_argument(
+        "--write-only",
+        action="store_true",
+        help="only the first search after a one-note write vs one with no write",
+    )
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
     queries = [
@@ -332,6 +369,15 @@ def main() -> None:
                 )
             else:
                 print(f"\n## {size} chunks: reusing {db}")
+            if args.write_only:
+                timed = in_child(write_phase, db, queries, vectors)
+                after, before = timed["written_s"], timed["unwritten_s"]
+                print(
+                    f"first search after a one-note write: p50 {median(after) * 1000:.1f} ms "
+                    f"(max {max(after) * 1000:.1f}); no write: p50 {median(before) * 1000:.1f} ms "
+                    f"(max {max(before) * 1000:.1f}); {len(after)} trials"
+                )
+                continue
             found = in_child(search_phase, db, queries, vectors)
             print(
                 f"first search (matrix load) {found['cold_s'] * 1000:.0f} ms; after a write "

@@ -14,8 +14,9 @@ from notecite.types import IndexReport
 
 logger = logging.getLogger(__name__)
 
-IndexRunner = Callable[[str, ProgressCallback], list[IndexReport]]
-"""Indexes the named vault, reporting progress (the Engine's ``index``)."""
+IndexRunner = Callable[[str, ProgressCallback, threading.Event], list[IndexReport]]
+"""Indexes the named vault, reporting progress, until the event is set (the Engine's
+``index``)."""
 
 
 class IndexJobs:
@@ -26,6 +27,7 @@ class IndexJobs:
         self._lock = threading.Lock()
         self._jobs: dict[str, IndexJobOut] = {}
         self._threads: dict[str, threading.Thread] = {}
+        self._stop = threading.Event()
 
     def start(self, vault: str) -> tuple[IndexJobOut, bool]:
         """Start indexing ``vault`` unless it is running already; (status, started)."""
@@ -52,6 +54,10 @@ class IndexJobs:
         """Is ``vault`` being indexed now?"""
         return self.status(vault).state == "running"
 
+    def stop(self) -> None:
+        """Ask every run to stop after the note or batch at hand (at shutdown)."""
+        self._stop.set()
+
     def wait(self, timeout: float | None = None) -> None:
         """Wait for every run to finish (at shutdown)."""
         with self._lock:
@@ -71,7 +77,7 @@ class IndexJobs:
                 job.eta_s = round(report.eta_s, 1) if report.eta_s is not None else None
 
         try:
-            reports = self._run(job.vault, progress)
+            reports = self._run(job.vault, progress, self._stop)
         except Exception as exc:
             logger.warning("index run of %s failed: %s", job.vault, exc)
             with self._lock:

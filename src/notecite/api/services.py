@@ -53,8 +53,10 @@ class Services:
         engine = engine or Engine(settings)
         store = engine.open_sessions()
 
-        def run_index(vault: str, progress: ProgressCallback) -> list[IndexReport]:
-            return engine.index(vault, progress=progress)
+        def run_index(
+            vault: str, progress: ProgressCallback, stop: threading.Event
+        ) -> list[IndexReport]:
+            return engine.index(vault, progress=progress, stop=stop)
 
         return cls(
             settings=settings,
@@ -66,7 +68,9 @@ class Services:
         )
 
     def close(self) -> None:
-        """Let index runs finish, then close the session store and the engine."""
+        """Stop index runs after the note or batch at hand (what they wrote is kept), then
+        close the session store and the engine."""
+        self.jobs.stop()
         self.jobs.wait(SHUTDOWN_WAIT_S)
         self.session_store.close()
         self.engine.close()
