@@ -179,12 +179,12 @@ def embed_queries(db: Path, queries: list[str]) -> tuple[list[list[float]], list
     settings = Settings(home=db.parent, store=StoreSettings(path=db))
     with Engine(settings) as engine:
         for text in queries[:5]:
-            engine.embed_query(text)  # loads the model; untimed
+            engine.embedder.embed_query(text)  # loads the model; untimed
         vectors: list[list[float]] = []
         seconds: list[float] = []
         for text in queries:
             start = time.perf_counter()
-            vector = engine.embed_query(text)
+            vector = engine.embedder.embed_query(text)
             seconds.append(time.perf_counter() - start)
             if vector is None:
                 raise RuntimeError("MiniLM failed to embed a query")

@@ -185,7 +185,7 @@ class IndexReport:
         if self.waiting_for_vectors:
             line += f"; {self.waiting_for_vectors} notes wait for vectors (keyword search only)"
         if self.interrupted:
-            line += "; stopped early: every note written is kept, run index again to continue"
+            line += "; stopped early (every note written is kept)"
         return line
 
 

@@ -36,12 +36,13 @@ def run_index(
 ) -> list[IndexReport]:
     """Index with a progress bar (rate, time left) on a terminal, else a plain line every
     ``progress_every`` seconds on stderr; Ctrl+C or SIGTERM stops after the note at hand."""
-    with stop_on_signals() as stop:
-        if not sys.stderr.isatty():
+    if not sys.stderr.isatty():
+        with stop_on_signals() as stop:
             plain = PlainProgress(sys.stderr, progress_every)
             return engine.index(vault, progress=plain, rebuild=rebuild, stop=stop)
-        with TerminalProgress(Console(stderr=True)) as bar:
-            return engine.index(vault, progress=bar, rebuild=rebuild, stop=stop)
+    console = Console(stderr=True)
+    with stop_on_signals(console.print) as stop, TerminalProgress(console) as bar:
+        return engine.index(vault, progress=bar, rebuild=rebuild, stop=stop)
 
 
 @click.command("index")

@@ -11,7 +11,7 @@ from __future__ import annotations
 import signal
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from types import FrameType
 from typing import TextIO
@@ -97,10 +97,15 @@ class TerminalProgress:
         )
 
 
+def _to_stderr(message: str) -> None:
+    click.echo(message, err=True)
+
+
 @contextmanager
-def stop_on_signals() -> Iterator[threading.Event]:
-    """An event set by the first Ctrl+C or SIGTERM while inside (a second Ctrl+C raises
-    KeyboardInterrupt at once). Outside the main thread nothing is installed."""
+def stop_on_signals(say: Callable[[str], None] = _to_stderr) -> Iterator[threading.Event]:
+    """An event set by the first Ctrl+C or SIGTERM while inside, which ``say`` announces (a
+    second Ctrl+C raises KeyboardInterrupt at once). Outside the main thread nothing is
+    installed."""
     stop = threading.Event()
     if threading.current_thread() is not threading.main_thread():
         yield stop
@@ -111,10 +116,9 @@ def stop_on_signals() -> Iterator[threading.Event]:
             raise KeyboardInterrupt
         stop.set()
         name = "Ctrl+C" if signum == signal.SIGINT else "SIGTERM"
-        click.echo(
+        say(
             f"{name}: stopping after the note at hand; every note written is kept "
-            "(Ctrl+C again to quit now)",
-            err=True,
+            "(Ctrl+C again to quit now)"
         )
 
     previous = {s: signal.signal(s, handle) for s in (signal.SIGINT, signal.SIGTERM)}
