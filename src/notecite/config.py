@@ -82,6 +82,13 @@ class IndexSettings(_Section):
         default=True,
         description="also embed each sentence window of a chunk, for max-sim scoring",
     )
+    sentence_method: Literal["separate", "late"] = Field(
+        default="separate",
+        description=(
+            "separate: embed each sentence window on its own (a second pass); late: pool "
+            "the chunk's own token states over each window (one pass; embedders that can)"
+        ),
+    )
     lock_wait_s: float = Field(
         default=10.0, ge=0, description="wait this long for another index run of a vault"
     )

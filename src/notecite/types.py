@@ -81,10 +81,19 @@ class Chunk:
     # Texts embedded per sentence window for max-sim scoring; empty when the chunk has
     # fewer than two windows (its own vector stands for its one sentence).
     sentence_texts: tuple[str, ...] = ()
+    # Late chunking: each window's character span in ``embed_text``, pooled from the chunk's
+    # own forward pass instead of embedding ``sentence_texts`` apart; empty otherwise.
+    sentence_spans: tuple[tuple[int, int], ...] = ()
 
     @property
     def sentence_hashes(self) -> tuple[str, ...]:
-        """Embedding-cache keys of ``sentence_texts``, in order."""
+        """Embedding-cache keys of the sentence windows, in order: of ``sentence_texts``, or
+        with late chunking of the chunk's text and each span (the vector depends on both)."""
+        if self.sentence_spans:
+            return tuple(
+                hashlib.sha256(f"late\0{self.content_hash}\0{a}:{b}".encode()).hexdigest()
+                for a, b in self.sentence_spans
+            )
         return tuple(hashlib.sha256(t.encode()).hexdigest() for t in self.sentence_texts)
 
 

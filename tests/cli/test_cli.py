@@ -97,7 +97,8 @@ def test_index_path_then_status_json(run: CliRun, vault: Path) -> None:
         "hit_rate": 0.0,
     }
     (entry,) = status["vaults"]
-    assert set(entry) == {"name", "path", "notes", "chunks", "failed"}
+    assert set(entry) == {"name", "path", "notes", "chunks", "waiting_for_vectors", "failed"}
+    assert entry["waiting_for_vectors"] == 0
     assert entry["name"] == "notes"
     assert entry["path"] == str(vault.resolve())
     assert entry["notes"] == 4

@@ -14,7 +14,7 @@ import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from notecite.chunking.sentences import sentence_windows
+from notecite.chunking.sentences import sentence_windows, window_spans
 from notecite.ingest.sections import format_heading_path, shorten_label
 from notecite.types import Chunk, ParsedNote, Section
 
@@ -30,6 +30,9 @@ class ChunkerConfig:
     max_tokens: int = 256
     overlap_tokens: int = 32
     sentence_vectors: bool = True
+    # Sentence vectors pooled from the chunk's own forward pass (late chunking): chunks
+    # carry each window's span in their embedded text.
+    late_sentences: bool = False
 
 
 @dataclass(frozen=True)
@@ -191,6 +194,21 @@ def chunk_note(
                         if config.sentence_vectors
                         else ()
                     ),
+                    sentence_spans=(
+                        late_spans(embed_text, text)
+                        if config.sentence_vectors and config.late_sentences
+                        else ()
+                    ),
                 )
             )
     return chunks
+
+
+def late_spans(embed_text: str, text: str) -> tuple[tuple[int, int], ...]:
+    """The span in ``embed_text`` (which ends with ``text``) of each sentence window of
+    ``text``; empty when it has fewer than two."""
+    windows = sentence_windows(text)
+    if len(windows) < 2:
+        return ()
+    offset = len(embed_text) - len(text)
+    return tuple((a + offset, b + offset) for a, b in window_spans(text, windows))

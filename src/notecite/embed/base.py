@@ -48,6 +48,21 @@ class Embedder(Protocol):
 
 
 @runtime_checkable
+class SpanEmbedder(Protocol):
+    """An embedder that can pool parts of a text from the pass that embeds it (late
+    chunking).
+
+    ``embed_with_spans(texts, spans)`` returns the texts' vectors (as ``embed_documents``
+    gives them) and, for each text, an ``(len(spans[i]), dimensions)`` array of unit
+    vectors, one per character span of that text.
+    """
+
+    def embed_with_spans(
+        self, texts: Sequence[str], spans: Sequence[Sequence[tuple[int, int]]]
+    ) -> tuple[Vectors, list[Vectors]]: ...
+
+
+@runtime_checkable
 class QueryPathPassages(Protocol):
     """An embedder whose query path can also embed a passage.
 

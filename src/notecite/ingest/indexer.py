@@ -20,7 +20,7 @@ from datetime import UTC, datetime
 
 from notecite.chunking import ChunkerConfig, chunk_note
 from notecite.config import IndexSettings
-from notecite.embed.base import Embedder, Vectors
+from notecite.embed.base import Embedder, SpanEmbedder, Vectors
 from notecite.errors import ParseError
 from notecite.ingest.parse import parse_file
 from notecite.ingest.progress import IndexProgress, ProgressCallback, ProgressTracker
@@ -70,6 +70,8 @@ class VaultIndexer:
             max_tokens=min(max_tokens, embedder.max_tokens),
             overlap_tokens=settings.chunk_overlap_tokens,
             sentence_vectors=settings.sentence_vectors and store.keeps_sentence_vectors,
+            late_sentences=settings.sentence_method == "late"
+            and isinstance(embedder, SpanEmbedder),
         )
         self._report = IndexReport(vault=vault.name)
 
@@ -206,34 +208,55 @@ class VaultIndexer:
     def _embed_window(
         self, window: list[_Pending], tracker: ProgressTracker, done: int, total: int
     ) -> bool:
-        """Embed the window's missing texts: sentence windows first, then chunks, so that a
-        chunk's vector is only ever written after its sentences'. False when stopped."""
-        texts: dict[str, str] = {}
-        sentences: dict[str, str] = {}
-        for pending in window:
-            for chunk in pending.chunks:
-                texts.setdefault(chunk.content_hash, chunk.embed_text)
-                sentences.update(zip(chunk.sentence_hashes, chunk.sentence_texts, strict=True))
+        """Embed the window's missing texts: sentence windows first, then chunks (a chunk
+        with sentence spans together with its sentences, in one pass), so that a chunk's
+        vector is only ever written after its sentences'. False when stopped."""
         model_id = self._embedder.model_id
+        chunks = {c.content_hash: c for p in window for c in p.chunks}
+        texts = {h: c.embed_text for h, c in chunks.items()}
         missing = self._store.missing_embeddings(model_id, texts)
+        hashes = {h for c in chunks.values() for h in c.sentence_hashes}
         missing_sentences = (
-            self._store.missing_sentence_vectors(model_id, sentences) if sentences else set()
+            self._store.missing_sentence_vectors(model_id, hashes) if hashes else set()
         )
+        # Late chunking: a chunk with spans is embedded with its sentences in one pass when
+        # its vector or any of its sentences' is missing.
+        late = {
+            h: c
+            for h, c in chunks.items()
+            if c.sentence_spans
+            and (h in missing or missing_sentences.intersection(c.sentence_hashes))
+        }
+        sentences = {
+            h: t
+            for c in chunks.values()
+            if not c.sentence_spans
+            for h, t in zip(c.sentence_hashes, c.sentence_texts, strict=True)
+            if h in missing_sentences
+        }
         work = [
-            *((b, self._store.put_sentence_vectors, False)
-              for b in _batches({h: sentences[h] for h in missing_sentences})),
-            *((b, self._store.put_embeddings, True)
-              for b in _batches({h: texts[h] for h in missing})),
-        ]  # fmt: skip
+            *((b, "sentences") for b in _batches(sentences)),
+            *((b, "late") for b in _batches({h: texts[h] for h in late})),
+            *((b, "chunks") for b in _batches({h: texts[h] for h in missing if h not in late})),
+        ]
         size = sum(len(p.chunks) for p in window)
-        texts_total = max(len(missing) + len(missing_sentences), 1)
+        texts_total = max(sum(len(b) for b, _ in work), 1)
         texts_done = 0
-        for batch, put, are_chunks in work:
+        for batch, kind in work:
             if self._stopped():
                 return False
-            self._embed_batch(batch, put)
+            if kind == "late":
+                self._embed_late(batch, late)
+            else:
+                chunk_vectors = kind == "chunks"
+                put = (
+                    self._store.put_embeddings
+                    if chunk_vectors
+                    else self._store.put_sentence_vectors
+                )
+                self._embed_batch(batch, put)
             texts_done += len(batch)
-            if are_chunks:
+            if kind != "sentences":
                 self._report.chunks_embedded += len(batch)
                 tracker.chunks_embedded = self._report.chunks_embedded
             else:
@@ -244,6 +267,32 @@ class VaultIndexer:
             self._store.set_embedder_info(model_id, self._embedder.dimensions)
         self._report.chunks_reused += len(texts) - len(missing)
         return True
+
+    def _embed_late(self, batch: list[tuple[str, str]], chunks: dict[str, Chunk]) -> None:
+        """Embed a batch of chunks with their sentence spans in one pass (late chunking);
+        store the sentence vectors, then the chunk vectors."""
+        embedder = self._embedder
+        if not isinstance(embedder, SpanEmbedder):  # spans are only made for one
+            raise TypeError(f"{self._embedder.model_id} cannot pool sentence spans")
+        chosen = [chunks[h] for h, _ in batch]
+        vectors, parts = embedder.embed_with_spans(
+            [c.embed_text for c in chosen], [c.sentence_spans for c in chosen]
+        )
+        model_id = self._embedder.model_id
+        if self._store.embedder_info() is None:
+            self._store.set_embedder_info(model_id, int(vectors.shape[1]))
+        self._store.put_sentence_vectors(
+            model_id,
+            {
+                h: v
+                for c, rows in zip(chosen, parts, strict=True)
+                for h, v in zip(c.sentence_hashes, rows, strict=True)
+            },
+        )
+        self._store.put_embeddings(
+            model_id, {c.content_hash: v for c, v in zip(chosen, vectors, strict=True)}
+        )
+        self._report.sentences_embedded += sum(len(c.sentence_spans) for c in chosen)
 
     def _embed_batch(
         self, batch: list[tuple[str, str]], put: Callable[[str, Mapping[str, Vectors]], None]
