@@ -58,14 +58,12 @@ def test_the_file_section_context_block_is_the_seed_format() -> None:
 def test_the_numbered_context_block_labels_chunks_by_their_ids() -> None:
     lines = context_block(SOURCES, "numbered").split("\n")
     assert lines[0] == "--- Context from notes ---"
-    assert lines[1:6] == [
-        "[N1]",
-        "[Vault: work] File: projects/apollo.md",
-        "Section: # Apollo > ## Launch",
-        "Content: On March 14.",
+    assert lines[1:4] == [
+        "[N1] File: work/projects/apollo.md | # Apollo > ## Launch",
+        "On March 14.",
         "",
     ]
-    assert lines[6] == "[N2]"
+    assert lines[4] == "[N2] File: home/readme.md | (top of note)"
     assert lines[-1] == "--- End Context ---"
 
 

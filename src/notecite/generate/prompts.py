@@ -24,9 +24,8 @@ FILE_SECTION_RULE = (
 )
 TOP_OF_NOTE = "(top of note)"  # the section shown for text before a note's first heading
 CITE_REMINDER = (
-    " End every sentence with the id of the source it comes from in square brackets, "
-    "like [N1]. If the sources do not answer the question, say that the notes do not "
-    "contain the answer."
+    " End each sentence with the id of its source, like [N1]. If the notes do not answer "
+    "the question, say so."
 )
 DETAIL_HINTS = {
     "brief": "Answer briefly, in one to three sentences.",
@@ -70,11 +69,15 @@ def context_block(sources: Sequence[ContextSource], citation_style: str) -> str:
     """The context as the model sees it (the seed format for ``file_section``)."""
     lines = ["--- Context from notes ---"]
     for number, source in enumerate(sources, start=1):
-        label = f"[Chunk {number}]" if citation_style == "file_section" else f"[{source.cid}]"
-        lines.append(label)
-        lines.append(f"[Vault: {source.vault}] File: {source.rel_path}")
-        lines.append(f"Section: {as_data(source.heading_path) or TOP_OF_NOTE}")
-        lines.append(f"Content: {as_data(source.text)}")
+        section = as_data(source.heading_path) or TOP_OF_NOTE
+        if citation_style == "file_section":
+            lines.append(f"[Chunk {number}]")
+            lines.append(f"[Vault: {source.vault}] File: {source.rel_path}")
+            lines.append(f"Section: {section}")
+            lines.append(f"Content: {as_data(source.text)}")
+        else:  # one header line a source: every token of the prompt is waiting time
+            lines.append(f"[{source.cid}] File: {source.vault}/{source.rel_path} | {section}")
+            lines.append(as_data(source.text))
         lines.append("")
     lines.append("--- End Context ---")
     if citation_style == "file_section":
