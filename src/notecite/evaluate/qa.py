@@ -174,7 +174,8 @@ def run_qa(
     for key, target in targets.items():
         group = [i for i in items if i.vault == key]
         with _open_engine(settings, target, progress) as engine:
-            engine.embedder.embed_query("warm-up")  # loads the model outside the timings
+            engine.embedder.embed_query("warm-up")  # loads the models outside the timings
+            engine.prepare_llm(llm)  # as `notecite serve` does before its first question
             for item in group:
                 outcome, record = _ask(engine, target.name, item, llm)
                 outcomes[item.id], records[item.id] = outcome, record

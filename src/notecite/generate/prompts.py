@@ -76,7 +76,7 @@ def context_block(sources: Sequence[ContextSource], citation_style: str) -> str:
             lines.append(f"Section: {section}")
             lines.append(f"Content: {as_data(source.text)}")
         else:  # one header line a source: every token of the prompt is waiting time
-            lines.append(f"[{source.cid}] File: {source.vault}/{source.rel_path} | {section}")
+            lines.append(f"[{source.cid}] {source.vault}/{source.rel_path} | {section}")
             lines.append(as_data(source.text))
         lines.append("")
     lines.append("--- End Context ---")
@@ -94,22 +94,26 @@ def answer_messages(
     absent: Sequence[str] = (),
 ) -> tuple[ChatMessage, ...]:
     """System prompt, earlier turns, then the context and the question; ``absent`` names
-    terms of the question that the context does not mention."""
-    rule = CITE_REMINDER if citation_style == "numbered" else ""
+    terms of the question that the context does not mention.
+
+    In the numbered style the fixed instructions (detail level, how to cite) close the
+    system prompt, so the model's prompt cache holds them and only the context and the
+    question are read anew for each question; the seed's ``file_section`` style keeps them
+    after the question.
+    """
+    hint = DETAIL_HINTS.get(detail, DETAIL_HINTS["normal"])
     gap = ""
     if absent:
         named = ", ".join(f'"{as_data(t)}"' for t in absent)
         gap = f"\nThe notes above do not mention {named}: say so, and claim nothing about it."
-    user = (
-        f"{context_block(sources, citation_style)}\n\n"
-        f"Question: {question}\n"
-        f"{DETAIL_HINTS.get(detail, DETAIL_HINTS['normal'])}{rule}{gap}"
-    )
-    return (
-        ChatMessage("system", system_prompt(citation_style)),
-        *history,
-        ChatMessage("user", user),
-    )
+    system = system_prompt(citation_style)
+    if citation_style == "numbered":
+        system = f"{system} {hint}{CITE_REMINDER}"
+        tail = gap.lstrip("\n")
+    else:
+        tail = f"{hint}{gap}"
+    user = f"{context_block(sources, citation_style)}\n\nQuestion: {question}\n{tail}".rstrip()
+    return (ChatMessage("system", system), *history, ChatMessage("user", user))
 
 
 def folder_ranking_messages(question: str, folders: Sequence[str]) -> tuple[ChatMessage, ...]:
