@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 
 import click
+from rich.console import Console
 
 from notecite.cli.models_cmd import report_model_loading
 from notecite.cli.state import CliState, pass_state
@@ -94,12 +95,21 @@ def ask_command(
         return
     streamed = sys.stdout.isatty()
     pieces: list[str] = []
+    # on a terminal, say what it is doing until the model's first words arrive
+    waiting = Console(stderr=True).status("searching your notes and reading them ...")
+    if streamed and sys.stderr.isatty():
+        waiting.start()
 
     def on_token(piece: str) -> None:
+        if not pieces:
+            waiting.stop()
         pieces.append(piece)
         click.echo(piece, nl=False)
 
-    response = state.engine.ask(request, on_token=on_token if streamed else None)
+    try:
+        response = state.engine.ask(request, on_token=on_token if streamed else None)
+    finally:
+        waiting.stop()
     if streamed and pieces:
         click.echo()
         if "".join(pieces).strip() != response.answer.strip():
