@@ -206,7 +206,8 @@ def test_indexing_a_vault_into_an_empty_database_builds_the_index_once(
     before_the_end: list[list[str]] = []
 
     def progress(report: IndexProgress) -> None:
-        if report.phase == "vectors" and report.done == report.total:  # all 584 stored
+        done = report.phase == "vectors" and report.done == report.total  # all 584 stored
+        if done and not before_the_end:
             before_the_end.append(_hnsw_indexes(pg_url))
 
     with Engine(settings) as engine:
