@@ -12,9 +12,10 @@ from notecite.store.sqlite import SQLiteStore
 from notecite.store.sqlite.migrations import MIGRATIONS, migrate
 from notecite.store.sqlite.vectors import folder_matches
 from tests.store.contract import StoreContract, StoreFactory
+from tests.store.ranking_contract import RankingContract
 
 
-class TestSQLiteStore(StoreContract):
+class TestSQLiteStore(StoreContract, RankingContract):
     @pytest.fixture
     def store_factory(self, tmp_path: Path) -> StoreFactory:
         return lambda: SQLiteStore(tmp_path / "index" / "notecite.db")

@@ -20,23 +20,22 @@ from notecite.types import SearchFilter
 
 Query = tuple[sql.Composed, list[object]]
 
-_WORD = re.compile(r"\w+", re.UNICODE)
-# ts_rank weights of {D, C, B, A}: body text (C) 1, heading path (B) 1.5, title (A) 2,
-# the proportions of the SQLite store's BM25 column weights.
-# Normalisation 1: divide by 1 + log(document length), as BM25 favours short texts.
-# ts_rank, not ts_rank_cd: on SciFact (train, 809 queries) nDCG@10 0.582 against 0.455, and
-# about 3x cheaper per match, which counts because an OR-query of a question's words
-# matches a large share of the chunks (bench/RESULTS.md, "PostgreSQL search knobs").
-_RANK = "ts_rank(ARRAY[0.1, 0.5, 0.75, 1.0]::float4[], c.tsv, q, 1)"
+_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+# BM25 as SQLite's FTS5 computes it (``bm25(chunks_fts, 2.0, 1.5, 1.0)``): k1 1.2, b 0.75; a
+# term's frequency in a chunk counts title words 2, heading-path words 1.5 and text words 1
+# (the tsvector's weights A, B and C); a chunk's length is its number of words in all
+# fields, set against the tenant's average; IDF is ln((N - n + 0.5) / (n + 0.5)), at least
+# 1e-6, from the tenant's counts that ``bm25_terms`` and ``bm25_totals`` keep.
+_K1 = 1.2
+_B = 0.75
+_TERM_FREQUENCY = "CASE w WHEN 'A' THEN 2.0 WHEN 'B' THEN 1.5 ELSE 1.0 END"
 
 
 def tsquery_text(text: str) -> str:
-    """A ``to_tsquery`` expression that matches any word of ``text`` ('' when it has none).
-
-    Words are runs of letters, digits and underscores, so no tsquery operator gets through.
-    """
+    """The distinct words of ``text`` (runs of letters and digits), lower-cased and joined by
+    spaces ('' when it has none); :func:`lexical_query` turns them into lexemes."""
     words = dict.fromkeys(w.lower() for w in _WORD.findall(text))
-    return " | ".join(words)
+    return " ".join(words)
 
 
 def vector_literal(vector: Vectors) -> str:
@@ -111,23 +110,48 @@ def filter_sql(flt: SearchFilter) -> tuple[sql.SQL, list[object]]:
     return sql.SQL(" ".join(parts)), params
 
 
-def lexical_query(tenant_id: int, tsquery: str, flt: SearchFilter, limit: int) -> Query:
-    """Chunks matching ``tsquery`` by weighted ``ts_rank`` (positive, higher is better).
+def lexical_query(tenant_id: int, words: str, flt: SearchFilter, limit: int) -> Query:
+    """Chunks holding any lexeme of ``words`` (see :func:`tsquery_text`), by BM25 (positive,
+    higher is better).
 
-    Notes are joined only when the filter reads them: every match is ranked, and at 100k
-    chunks the join of the ~40% an OR-query matches costs ~8% of the query.
+    ``terms`` holds the query's lexemes (a word that stems like another counts twice, as in
+    FTS5) with their IDF; the GIN index finds the chunks that hold any of them, and each is
+    scored from its tsvector. Notes are joined only when the filter reads them: every match
+    is ranked, and at 100k chunks an OR-query matches a large share of them.
     """
     where, params = filter_sql(flt)
     join = (
         "JOIN notes n ON n.tenant_id = c.tenant_id AND n.id = c.note_id" if needs_notes(flt) else ""
     )
     query = sql.SQL(
-        "SELECT c.id, " + _RANK + " AS score FROM chunks c " + join + ", "
-        "to_tsquery('english', %s) q "
-        "WHERE c.tenant_id = %s AND c.tsv @@ q {where} "
-        "ORDER BY score DESC, c.id LIMIT %s"
-    ).format(where=where)
-    return query, [tsquery, tenant_id, *params, limit]
+        "WITH totals AS MATERIALIZED ("
+        "SELECT chunks, (title_tokens + heading_tokens + body_tokens)::float8 "
+        "/ greatest(chunks, 1) AS avgdl FROM bm25_totals WHERE tenant_id = %s), "
+        "terms AS MATERIALIZED ("
+        "SELECT t.lexeme, cardinality(t.positions) * greatest(ln((s.chunks - "
+        "coalesce(d.chunks, 0) + 0.5) / (coalesce(d.chunks, 0) + 0.5)), 1e-6) AS idf "
+        "FROM totals s, unnest(to_tsvector('english', %s)) t "
+        "LEFT JOIN bm25_terms d ON d.tenant_id = %s AND d.lexeme = t.lexeme), "
+        "q AS MATERIALIZED (SELECT string_agg(quote_literal(lexeme), ' | ')::tsquery AS q, "
+        "array_agg(lexeme) AS lexemes FROM terms) "
+        "SELECT c.id, s.score FROM q, totals, chunks c " + join + " "
+        "CROSS JOIN LATERAL ("
+        "SELECT sum(terms.idf * f.tf * {k1_plus_1} / (f.tf + {k1} * "
+        "(1 - {b} + {b} * x.dl / totals.avgdl))) AS score "
+        "FROM (SELECT u.lexeme, u.weights, sum(cardinality(u.positions)) OVER () AS dl "
+        "FROM unnest(c.tsv) u) x "
+        "JOIN terms ON terms.lexeme = x.lexeme, "
+        "LATERAL (SELECT sum(" + _TERM_FREQUENCY + ") AS tf FROM unnest(x.weights) w) f"
+        ") s "
+        "WHERE c.tenant_id = %s AND c.tsv @@ q.q {where} "
+        "ORDER BY s.score DESC, c.id LIMIT %s"
+    ).format(
+        where=where,
+        k1=sql.Literal(_K1),
+        b=sql.Literal(_B),
+        k1_plus_1=sql.Literal(_K1 + 1),
+    )
+    return query, [tenant_id, words, tenant_id, tenant_id, *params, limit]
 
 
 def _model_condition(model_id: str, dimensions: int, alias: str = "e") -> sql.Composed:
