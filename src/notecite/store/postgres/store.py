@@ -90,6 +90,7 @@ class PostgresStore:
     """
 
     keeps_sentence_vectors = True
+    keeps_query_log = True  # table query_log, opened by store.factory.open_query_log
 
     def __init__(
         self, url: str, *, tenant_id: int = 1, ef_search: int = 200, pool_size: int = 10
