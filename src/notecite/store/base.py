@@ -66,7 +66,8 @@ class TableCounts:
     vaults: int
     notes: int
     chunks: int
-    embeddings: int
+    embeddings: int  # chunk vectors of the tenant's chunks
+    sentence_vectors: int  # sentence-window vectors of the tenant's chunks
     sessions: int
     messages: int
 
