@@ -103,6 +103,10 @@ def status_command(state: CliState, as_json: bool) -> None:
                     "notes": v.notes,
                     "chunks": v.chunks,
                     "failed": [asdict(f) for f in v.failed],
+                    "missing_vectors": v.missing_vectors,
+                    "unsplit_chunks": v.unsplit_chunks,
+                    "missing_sentence_vectors": v.missing_sentence_vectors,
+                    "gaps": v.gaps(state.settings.index.sentence_vectors),
                 }
                 for v in status.vaults
             ],
@@ -121,6 +125,8 @@ def status_command(state: CliState, as_json: bool) -> None:
         click.echo(f"{vault.name}: {vault.notes} notes, {vault.chunks} chunks  ({vault.path})")
         for failure in vault.failed:
             click.echo(f"  failed {failure.rel_path}: {failure.reason}")
+        for gap in vault.gaps(state.settings.index.sentence_vectors):
+            click.echo(f"  {gap}")
     for cache in status.caches:  # this process's caches; `notecite serve` keeps them warm
         click.echo(
             f"cache {cache.name}: {cache.entries}/{cache.max_entries} entries, "

@@ -258,3 +258,30 @@ def test_each_tenant_gets_the_vectors_of_its_own_chunks_only(pg_url: str, tmp_pa
     again = migrate_index(Location(path=db), Location(url=pg_url), progress=said.append)
     assert all(dataclasses.astuple(r.copied) == (0,) * 7 for r in again)
     assert "tenant 1: vault mine: 0 notes (0 chunks) copied, 1 unchanged, 0 deleted" in said
+
+
+def test_status_names_the_command_that_adds_missing_sentence_vectors(
+    pg_url: str, tmp_path: Path
+) -> None:
+    """An index copied by an older `store migrate` has chunks that list no sentence windows
+    and no sentence vectors: `status` says so and names `index --rebuild`, which adds them."""
+    long_note = "# Long\n\n" + " ".join(f"Sentence number {i} says little." for i in range(30))
+    home = tmp_path / "home"
+    notes = write_files(tmp_path / "notes", {"long.md": long_note + "\n"})
+    with Engine(hash_settings(home, store={"backend": "postgres", "url": pg_url})) as engine:
+        engine.add_vault("notes", notes)
+        engine.index("notes")
+    with psycopg.connect(pg_url) as conn:  # as the older copy left it
+        conn.execute("SELECT set_config('notecite.tenant_id', '1', true)")
+        conn.execute("UPDATE chunks SET sentence_hashes = '{}'")
+        conn.execute("DELETE FROM sentence_embeddings")
+    base = ["--home", str(home), "--embedder", "hash"]
+    env = {"NOTECITE_STORE__BACKEND": "postgres", "NOTECITE_STORE__URL": pg_url}
+    status = CliRunner().invoke(cli, [*base, "status"], env=env)
+    assert status.exit_code == 0, status.output
+    assert "chunks have no sentence vectors: run `notecite index --rebuild`" in status.output
+    rebuilt = CliRunner().invoke(cli, [*base, "index", "--rebuild"], env=env)
+    assert rebuilt.exit_code == 0, rebuilt.output
+    again = CliRunner().invoke(cli, [*base, "status"], env=env)
+    assert "notecite index --rebuild" not in again.output
+    assert _pg_hashes(pg_url, 1, "SELECT content_hash FROM sentence_embeddings")

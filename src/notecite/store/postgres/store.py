@@ -54,6 +54,22 @@ _BUMP_GENERATION = (
     "ON CONFLICT (tenant_id, key) DO UPDATE SET value = (meta.value::bigint + 1)::text"
 )
 
+# Per vault of the tenant: chunks without a vector of the index's model, chunks of more than
+# 80 words (always two sentence windows or more: chunking.sentences cuts at 80) that list no
+# window, and listed windows without a vector; no row when nothing is embedded yet.
+_VECTOR_GAPS = (
+    "WITH model AS (SELECT value FROM meta WHERE tenant_id = %(t)s AND key = 'embed_model') "
+    "SELECT c.vault_id, "
+    "count(*) FILTER (WHERE NOT EXISTS (SELECT 1 FROM embeddings e WHERE e.tenant_id = "
+    "c.tenant_id AND e.model_id = m.value AND e.content_hash = c.content_hash)), "
+    "count(*) FILTER (WHERE cardinality(c.sentence_hashes) = 0 AND "
+    "cardinality(regexp_split_to_array(btrim(c.text), '\\s+')) > 80), "
+    "coalesce(sum((SELECT count(*) FROM unnest(c.sentence_hashes) h WHERE NOT EXISTS "
+    "(SELECT 1 FROM sentence_embeddings s WHERE s.tenant_id = c.tenant_id "
+    "AND s.model_id = m.value AND s.content_hash = h))), 0) "
+    "FROM chunks c, model m WHERE c.tenant_id = %(t)s GROUP BY c.vault_id"
+)
+
 
 def _clean(text: str) -> str:
     """PostgreSQL text cannot hold NUL characters; SQLite can, so keep the rest of the text.
@@ -616,6 +632,10 @@ class PostgresStore:
                 f"FROM vaults v WHERE v.tenant_id = %s ORDER BY v.name {_C}",
                 (self.tenant_id,),
             ).fetchall()
+            gaps = {
+                int(r[0]): (int(r[1]), int(r[2]), int(r[3]))
+                for r in conn.execute(_VECTOR_GAPS, {"t": self.tenant_id})
+            }
             failed: dict[int, list[FailedFile]] = {}
             for vault_id, rel_path, error in conn.execute(
                 "SELECT vault_id, rel_path, error FROM notes "
@@ -630,6 +650,9 @@ class PostgresStore:
                 notes=int(notes),
                 chunks=int(chunks),
                 failed=tuple(failed.get(vault_id, ())),
+                missing_vectors=gaps.get(vault_id, (0, 0, 0))[0],
+                unsplit_chunks=gaps.get(vault_id, (0, 0, 0))[1],
+                missing_sentence_vectors=gaps.get(vault_id, (0, 0, 0))[2],
             )
             for vault_id, name, path, notes, chunks in vaults
         ]

@@ -105,6 +105,41 @@ def _lexical_sql(
     return " ".join(sql), [tenant_id, match, *where_params, limit]
 
 
+# Words of a chunk's text, as str.split() counts them (runs of spaces collapsed; a line
+# break is not counted, so long texts are never over-counted): a chunk of more than 80 words
+# always has two sentence windows or more (chunking.sentences cuts at 80).
+_COLLAPSED = (
+    "replace(replace(replace(replace(trim(c.text), '    ', ' '), '  ', ' '), '  ', ' '), '  ', ' ')"
+)
+_WORDS = f"length({_COLLAPSED}) - length(replace({_COLLAPSED}, ' ', '')) + 1"
+
+
+def _vector_gaps(conn: sqlite3.Connection, vault_id: int) -> tuple[int, int, int]:
+    """Chunks of the vault without a vector of the index's model, chunks of more than 80
+    words that list no sentence window, and listed windows without a vector."""
+    row = conn.execute("SELECT value FROM meta WHERE key = 'embed_model'").fetchone()
+    if row is None:
+        return 0, 0, 0
+    model = row[0]
+    missing = conn.execute(
+        "SELECT count(*) FROM chunks c WHERE c.vault_id = ? AND NOT EXISTS "
+        "(SELECT 1 FROM embeddings e WHERE e.model_id = ? AND e.content_hash = c.content_hash)",
+        (vault_id, model),
+    ).fetchone()[0]
+    unsplit = conn.execute(
+        f"SELECT count(*) FROM chunks c WHERE c.vault_id = ? AND c.sentence_hashes = '[]' "
+        f"AND {_WORDS} > 80",
+        (vault_id,),
+    ).fetchone()[0]
+    missing_sentences = conn.execute(
+        "SELECT count(*) FROM chunks c, json_each(c.sentence_hashes) j WHERE c.vault_id = ? "
+        "AND NOT EXISTS (SELECT 1 FROM sentence_embeddings s WHERE s.model_id = ? "
+        "AND s.content_hash = j.value)",
+        (vault_id, model),
+    ).fetchone()[0]
+    return int(missing), int(unsplit), int(missing_sentences)
+
+
 def _now() -> str:
     return datetime.now(UTC).isoformat()
 
@@ -615,6 +650,7 @@ class SQLiteStore:
                     "ORDER BY rel_path",
                     (vault.id,),
                 ).fetchall()
+                gaps = _vector_gaps(conn, vault.id) if chunks else (0, 0, 0)
                 result.append(
                     VaultStatus(
                         name=vault.name,
@@ -622,6 +658,9 @@ class SQLiteStore:
                         notes=notes,
                         chunks=chunks,
                         failed=tuple(FailedFile(r[0], r[1]) for r in failed),
+                        missing_vectors=gaps[0],
+                        unsplit_chunks=gaps[1],
+                        missing_sentence_vectors=gaps[2],
                     )
                 )
         return result
