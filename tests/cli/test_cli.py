@@ -97,7 +97,22 @@ def test_index_path_then_status_json(run: CliRun, vault: Path) -> None:
         "hit_rate": 0.0,
     }
     (entry,) = status["vaults"]
-    assert set(entry) == {"name", "path", "notes", "chunks", "failed"}
+    assert set(entry) == {
+        "name",
+        "path",
+        "notes",
+        "chunks",
+        "failed",
+        "missing_vectors",
+        "unsplit_chunks",
+        "missing_sentence_vectors",
+        "gaps",
+    }
+    assert (entry["missing_vectors"], entry["missing_sentence_vectors"], entry["gaps"]) == (
+        0,
+        0,
+        [],
+    )
     assert entry["name"] == "notes"
     assert entry["path"] == str(vault.resolve())
     assert entry["notes"] == 4
