@@ -41,8 +41,21 @@ def _rows(url: str, query: str, tenant_id: int) -> list[tuple[object, ...]]:
         return conn.execute(query.format(t=tenant_id).encode()).fetchall()
 
 
+KEPT_LENGTHS = (
+    "SELECT chunk_id, title_tokens, heading_tokens, body_tokens FROM bm25_lengths "
+    "WHERE tenant_id = {t} ORDER BY 1"
+)
+COUNTED_LENGTHS = (
+    "SELECT c.id, count(*) FILTER (WHERE w = 'A'), count(*) FILTER (WHERE w = 'B'), "
+    "count(*) FILTER (WHERE w NOT IN ('A', 'B')) FROM chunks c "
+    "LEFT JOIN LATERAL unnest(c.tsv) t ON true LEFT JOIN LATERAL unnest(t.weights) w ON true "
+    "WHERE c.tenant_id = {t} GROUP BY 1 ORDER BY 1"
+)
+
+
 def _assert_counts_hold(url: str, tenant_id: int) -> None:
     assert _rows(url, KEPT_TERMS, tenant_id) == _rows(url, COUNTED_TERMS, tenant_id)
+    assert _rows(url, KEPT_LENGTHS, tenant_id) == _rows(url, COUNTED_LENGTHS, tenant_id)
     assert _rows(url, KEPT_TOTALS, tenant_id) == _rows(url, COUNTED_TOTALS, tenant_id)
 
 
@@ -146,7 +159,7 @@ def test_migration_5_counts_the_chunks_already_there(
     forced = _rows(
         pg_url,
         "SELECT bool_and(relforcerowsecurity) FROM pg_class "
-        "WHERE relname IN ('chunks', 'bm25_terms', 'bm25_totals')",
+        "WHERE relname IN ('chunks', 'bm25_terms', 'bm25_lengths', 'bm25_totals')",
         1,
     )
     assert forced == [(True,)]

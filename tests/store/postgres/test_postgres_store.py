@@ -71,6 +71,7 @@ def test_every_table_has_forced_row_level_security(store: PostgresStore, pg_url:
         "WHERE relkind = 'r' AND relnamespace = 'public'::regnamespace ORDER BY 1",
     )
     assert {name for name, _, _ in tables} == {
+        "bm25_lengths",
         "bm25_terms",
         "bm25_totals",
         "chat_messages",

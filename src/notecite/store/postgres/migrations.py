@@ -254,14 +254,15 @@ def _field(column: str, weight: str) -> str:
     return f"setweight(to_tsvector('english', {_FTS_WORDS.format(column)}), '{weight}')"
 
 
-# BM25 as SQLite's FTS5 computes it needs each query lexeme's document frequency, the number
-# of chunks and their average length; per tenant, these live in ``bm25_terms`` and
-# ``bm25_totals`` (lengths per field: title A, heading path B, text C), which statement
-# triggers on ``chunks`` keep up to date in the same transaction as every write. A per-tenant
-# advisory lock makes two writers of one tenant take turns on them (no deadlock on the rows
-# of common lexemes). The full-text column is rebuilt with the FTS5 word split above, and the
-# statistics are counted for the chunks already there (row-level security lifted for this
-# transaction, which holds the tables' locks until it commits).
+# BM25 as SQLite's FTS5 computes it needs each query lexeme's document frequency, each
+# chunk's length and their average; per tenant, these live in ``bm25_terms``,
+# ``bm25_lengths`` and ``bm25_totals`` (lengths per field: title A, heading path B, text C),
+# which statement triggers on ``chunks`` keep up to date in the same transaction as every
+# write (a chunk's length is read by key, not counted from its tsvector at each search). A
+# per-tenant advisory lock makes two writers of one tenant take turns on them (no deadlock on
+# the rows of common lexemes). The full-text column is rebuilt with the FTS5 word split
+# above, and the statistics are counted for the chunks already there (row-level security
+# lifted for this transaction, which holds the tables' locks until it commits).
 _BM25 = (
     f"""
 DROP INDEX chunks_tsv;
@@ -278,6 +279,14 @@ CREATE TABLE bm25_terms (
     chunks bigint NOT NULL,
     PRIMARY KEY (tenant_id, lexeme)
 );
+CREATE TABLE bm25_lengths (
+    tenant_id bigint NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
+    chunk_id bigint NOT NULL,
+    title_tokens integer NOT NULL,
+    heading_tokens integer NOT NULL,
+    body_tokens integer NOT NULL,
+    PRIMARY KEY (tenant_id, chunk_id)
+);
 CREATE TABLE bm25_totals (
     tenant_id bigint PRIMARY KEY REFERENCES tenants(id) ON DELETE CASCADE,
     chunks bigint NOT NULL,
@@ -287,6 +296,7 @@ CREATE TABLE bm25_totals (
 );
 """
     + _row_security("bm25_terms")
+    + _row_security("bm25_lengths")
     + _row_security("bm25_totals")
     + """
 CREATE FUNCTION notecite_bm25_count() RETURNS trigger
@@ -306,19 +316,31 @@ CREATE FUNCTION notecite_bm25_count() RETURNS trigger
                 USING (SELECT DISTINCT c.tenant_id, t.lexeme FROM changed c, unnest(c.tsv) t) d
                 WHERE b.tenant_id = d.tenant_id AND b.lexeme = d.lexeme AND b.chunks <= 0;
         END IF;
+        IF sign > 0 THEN
+            INSERT INTO bm25_lengths (tenant_id, chunk_id, title_tokens, heading_tokens,
+                body_tokens)
+                SELECT c.tenant_id, c.id,
+                    count(*) FILTER (WHERE w = 'A'),
+                    count(*) FILTER (WHERE w = 'B'),
+                    count(*) FILTER (WHERE w NOT IN ('A', 'B'))
+                FROM changed c LEFT JOIN LATERAL unnest(c.tsv) t ON true
+                    LEFT JOIN LATERAL unnest(t.weights) w ON true
+                GROUP BY 1, 2;
+        END IF;
         INSERT INTO bm25_totals AS b
             (tenant_id, chunks, title_tokens, heading_tokens, body_tokens)
-            SELECT c.tenant_id, sign * count(DISTINCT c.id),
-                sign * count(*) FILTER (WHERE w = 'A'),
-                sign * count(*) FILTER (WHERE w = 'B'),
-                sign * count(*) FILTER (WHERE w NOT IN ('A', 'B'))
-            FROM changed c LEFT JOIN LATERAL unnest(c.tsv) t ON true
-                LEFT JOIN LATERAL unnest(t.weights) w ON true
+            SELECT l.tenant_id, sign * count(*), sign * sum(l.title_tokens),
+                sign * sum(l.heading_tokens), sign * sum(l.body_tokens)
+            FROM bm25_lengths l JOIN changed c ON c.tenant_id = l.tenant_id AND c.id = l.chunk_id
             GROUP BY 1 ORDER BY 1
             ON CONFLICT (tenant_id) DO UPDATE SET chunks = b.chunks + excluded.chunks,
                 title_tokens = b.title_tokens + excluded.title_tokens,
                 heading_tokens = b.heading_tokens + excluded.heading_tokens,
                 body_tokens = b.body_tokens + excluded.body_tokens;
+        IF sign < 0 THEN
+            DELETE FROM bm25_lengths l USING changed c
+                WHERE l.tenant_id = c.tenant_id AND l.chunk_id = c.id;
+        END IF;
         RETURN NULL;
     END
     $$;
@@ -328,19 +350,24 @@ CREATE TRIGGER chunks_bm25_removed AFTER DELETE ON chunks
     REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION notecite_bm25_count('-1');
 ALTER TABLE chunks NO FORCE ROW LEVEL SECURITY;
 ALTER TABLE bm25_terms NO FORCE ROW LEVEL SECURITY;
+ALTER TABLE bm25_lengths NO FORCE ROW LEVEL SECURITY;
 ALTER TABLE bm25_totals NO FORCE ROW LEVEL SECURITY;
 INSERT INTO bm25_terms (tenant_id, lexeme, chunks)
     SELECT c.tenant_id, t.lexeme, count(*) FROM chunks c, unnest(c.tsv) t GROUP BY 1, 2;
-INSERT INTO bm25_totals (tenant_id, chunks, title_tokens, heading_tokens, body_tokens)
-    SELECT c.tenant_id, count(DISTINCT c.id),
+INSERT INTO bm25_lengths (tenant_id, chunk_id, title_tokens, heading_tokens, body_tokens)
+    SELECT c.tenant_id, c.id,
         count(*) FILTER (WHERE w = 'A'),
         count(*) FILTER (WHERE w = 'B'),
         count(*) FILTER (WHERE w NOT IN ('A', 'B'))
     FROM chunks c LEFT JOIN LATERAL unnest(c.tsv) t ON true
         LEFT JOIN LATERAL unnest(t.weights) w ON true
-    GROUP BY 1;
+    GROUP BY 1, 2;
+INSERT INTO bm25_totals (tenant_id, chunks, title_tokens, heading_tokens, body_tokens)
+    SELECT tenant_id, count(*), sum(title_tokens), sum(heading_tokens), sum(body_tokens)
+    FROM bm25_lengths GROUP BY 1;
 ALTER TABLE chunks FORCE ROW LEVEL SECURITY;
 ALTER TABLE bm25_terms FORCE ROW LEVEL SECURITY;
+ALTER TABLE bm25_lengths FORCE ROW LEVEL SECURITY;
 ALTER TABLE bm25_totals FORCE ROW LEVEL SECURITY;
 """
 )

@@ -28,7 +28,11 @@ _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 # 1e-6, from the tenant's counts that ``bm25_terms`` and ``bm25_totals`` keep.
 _K1 = 1.2
 _B = 0.75
-_TERM_FREQUENCY = "CASE w WHEN 'A' THEN 2.0 WHEN 'B' THEN 1.5 ELSE 1.0 END"
+# A lexeme's weighted frequency in a chunk: ts_rank_cd of the lexeme alone, without
+# normalisation, is the sum of its occurrences' weights (each occurrence is a cover of
+# length one); weights may not exceed 1, so they are halved ({D, C, B, A}) and the sum
+# doubled. One C call per query lexeme costs less than unnesting the whole tsvector.
+_TERM_FREQUENCY = "2 * ts_rank_cd(ARRAY[0.5, 0.5, 0.75, 1.0]::float4[], c.tsv, terms.q, 0)"
 
 
 def tsquery_text(text: str) -> str:
@@ -116,8 +120,9 @@ def lexical_query(tenant_id: int, words: str, flt: SearchFilter, limit: int) -> 
 
     ``terms`` holds the query's lexemes (a word that stems like another counts twice, as in
     FTS5) with their IDF; the GIN index finds the chunks that hold any of them, and each is
-    scored from its tsvector. Notes are joined only when the filter reads them: every match
-    is ranked, and at 100k chunks an OR-query matches a large share of them.
+    scored from its term frequencies and its length in ``bm25_lengths``. Notes are joined
+    only when the filter reads them: every match is ranked, and at 100k chunks an OR-query
+    matches a large share of them.
     """
     where, params = filter_sql(flt)
     join = (
@@ -128,23 +133,20 @@ def lexical_query(tenant_id: int, words: str, flt: SearchFilter, limit: int) -> 
         "SELECT chunks, (title_tokens + heading_tokens + body_tokens)::float8 "
         "/ greatest(chunks, 1) AS avgdl FROM bm25_totals WHERE tenant_id = %s), "
         "terms AS MATERIALIZED ("
-        "SELECT t.lexeme, cardinality(t.positions) * greatest(ln((s.chunks - "
-        "coalesce(d.chunks, 0) + 0.5) / (coalesce(d.chunks, 0) + 0.5)), 1e-6) AS idf "
+        "SELECT t.lexeme, quote_literal(t.lexeme)::tsquery AS q, "
+        "cardinality(t.positions) * greatest(ln((s.chunks - coalesce(d.chunks, 0) + 0.5) "
+        "/ (coalesce(d.chunks, 0) + 0.5)), 1e-6) AS idf "
         "FROM totals s, unnest(to_tsvector('english', %s)) t "
         "LEFT JOIN bm25_terms d ON d.tenant_id = %s AND d.lexeme = t.lexeme), "
-        "q AS MATERIALIZED (SELECT string_agg(quote_literal(lexeme), ' | ')::tsquery AS q, "
-        "array_agg(lexeme) AS lexemes FROM terms) "
-        "SELECT c.id, s.score FROM q, totals, chunks c " + join + " "
-        "CROSS JOIN LATERAL ("
-        "SELECT sum(terms.idf * f.tf * {k1_plus_1} / (f.tf + {k1} * "
-        "(1 - {b} + {b} * x.dl / totals.avgdl))) AS score "
-        "FROM (SELECT u.lexeme, u.weights, sum(cardinality(u.positions)) OVER () AS dl "
-        "FROM unnest(c.tsv) u) x "
-        "JOIN terms ON terms.lexeme = x.lexeme, "
-        "LATERAL (SELECT sum(" + _TERM_FREQUENCY + ") AS tf FROM unnest(x.weights) w) f"
-        ") s "
-        "WHERE c.tenant_id = %s AND c.tsv @@ q.q {where} "
-        "ORDER BY s.score DESC, c.id LIMIT %s"
+        "q AS MATERIALIZED (SELECT string_agg(quote_literal(lexeme), ' | ')::tsquery AS q "
+        "FROM terms) "
+        "SELECT c.id, sum(terms.idf * f.tf * {k1_plus_1} / (f.tf + {k1} * (1 - {b} + {b} "
+        "* (l.title_tokens + l.heading_tokens + l.body_tokens) / totals.avgdl))) AS score "
+        "FROM q, totals, chunks c "
+        "JOIN bm25_lengths l ON l.tenant_id = c.tenant_id AND l.chunk_id = c.id " + join + " "
+        "CROSS JOIN terms CROSS JOIN LATERAL (SELECT " + _TERM_FREQUENCY + " AS tf) f "
+        "WHERE c.tenant_id = %s AND c.tsv @@ q.q AND f.tf > 0 {where} "
+        "GROUP BY c.id ORDER BY score DESC, c.id LIMIT %s"
     ).format(
         where=where,
         k1=sql.Literal(_K1),
