@@ -31,8 +31,9 @@ _B = 0.75
 # A lexeme's weighted frequency in a chunk: ts_rank_cd of the lexeme alone, without
 # normalisation, is the sum of its occurrences' weights (each occurrence is a cover of
 # length one); weights may not exceed 1, so they are halved ({D, C, B, A}) and the sum
-# doubled. One C call per query lexeme costs less than unnesting the whole tsvector.
-_TERM_FREQUENCY = "2 * ts_rank_cd(ARRAY[0.5, 0.5, 0.75, 1.0]::float4[], c.tsv, terms.q, 0)"
+# doubled. One C call per query lexeme costs less than unnesting the whole tsvector, once
+# the matched chunk's tsvector is read (detoasted) once rather than at every call.
+_TERM_FREQUENCY = "2 * ts_rank_cd(ARRAY[0.5, 0.5, 0.75, 1.0]::float4[], m.tsv, terms.q, 0)"
 
 
 def tsquery_text(text: str) -> str:
@@ -140,13 +141,18 @@ def lexical_query(tenant_id: int, words: str, flt: SearchFilter, limit: int) -> 
         "LEFT JOIN bm25_terms d ON d.tenant_id = %s AND d.lexeme = t.lexeme), "
         "q AS MATERIALIZED (SELECT string_agg(quote_literal(lexeme), ' | ')::tsquery AS q "
         "FROM terms) "
-        "SELECT c.id, sum(terms.idf * f.tf * {k1_plus_1} / (f.tf + {k1} * (1 - {b} + {b} "
-        "* (l.title_tokens + l.heading_tokens + l.body_tokens) / totals.avgdl))) AS score "
-        "FROM q, totals, chunks c "
-        "JOIN bm25_lengths l ON l.tenant_id = c.tenant_id AND l.chunk_id = c.id " + join + " "
-        "CROSS JOIN terms CROSS JOIN LATERAL (SELECT " + _TERM_FREQUENCY + " AS tf) f "
-        "WHERE c.tenant_id = %s AND c.tsv @@ q.q AND f.tf > 0 {where} "
-        "GROUP BY c.id ORDER BY score DESC, c.id LIMIT %s"
+        # OFFSET 0 keeps each subquery whole: the matches' tsvectors are detoasted once (the
+        # concatenation), and each term frequency is computed once, not once per use.
+        "SELECT m.id, s.score FROM ("
+        "SELECT c.id, c.tsv || ''::tsvector AS tsv, "
+        "l.title_tokens + l.heading_tokens + l.body_tokens AS dl "
+        "FROM q, chunks c JOIN bm25_lengths l ON l.tenant_id = c.tenant_id AND l.chunk_id = c.id "
+        + join
+        + " WHERE c.tenant_id = %s AND c.tsv @@ q.q {where} OFFSET 0) m, totals, "
+        "LATERAL (SELECT sum(terms.idf * f.tf * {k1_plus_1} / (f.tf + {k1} * (1 - {b} + {b} "
+        "* m.dl / totals.avgdl))) AS score FROM terms, "
+        "LATERAL (SELECT " + _TERM_FREQUENCY + " AS tf OFFSET 0) f WHERE f.tf > 0) s "
+        "ORDER BY s.score DESC, m.id LIMIT %s"
     ).format(
         where=where,
         k1=sql.Literal(_K1),
