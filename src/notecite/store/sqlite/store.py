@@ -16,9 +16,16 @@ import numpy.typing as npt
 
 from notecite.embed.base import Vectors
 from notecite.errors import StoreError, VaultError
+from notecite.filters import Condition
 from notecite.store.base import NoteState, StoredChunk
 from notecite.store.rows import STORED_CHUNK_COLUMNS, failure_note, stored_chunk
 from notecite.store.sqlite.connection import SQLiteConnection
+from notecite.store.sqlite.frontmatter import (
+    conditions_sql,
+    facet_counts,
+    matching_chunks,
+    write_fields,
+)
 from notecite.store.sqlite.lock import index_locks, lock_dir
 from notecite.store.sqlite.vectors import SentenceVectors, VectorMatrix, folder_matches
 from notecite.types import (
@@ -63,6 +70,7 @@ def _restricts(flt: SearchFilter) -> bool:
         or (flt.folders and "" not in flt.folders)
         or flt.since is not None
         or flt.until is not None
+        or flt.frontmatter
     )
 
 
@@ -87,6 +95,10 @@ def _filter_sql(flt: SearchFilter) -> tuple[list[str], list[object]]:
     if flt.until is not None:
         sql.append("AND n.note_ts <= ?")
         params.append(flt.until.timestamp())
+    if flt.frontmatter:
+        fm_sql, fm_params = conditions_sql(flt.frontmatter)
+        sql.extend(fm_sql)
+        params.extend(fm_params)
     return sql, params
 
 
@@ -128,6 +140,7 @@ class SQLiteStore:
         self.db = SQLiteConnection(path, "the index")
         self._matrix: VectorMatrix | None = None
         self._matrix_key: tuple[str, str] | None = None
+        self._fm_rows: dict[tuple[str, tuple[Condition, ...]], npt.NDArray[np.int64]] = {}
 
     # -- connection -------------------------------------------------------------------------
 
@@ -346,6 +359,7 @@ class SQLiteStore:
                 _now(),
             ),
         ).fetchone()
+        write_fields(conn, int(row[0]), note.frontmatter)
         return int(row[0])
 
     def record_failure(
@@ -496,7 +510,37 @@ class SQLiteStore:
         limit: int,
         sentence_weight: float = 0.0,
     ) -> list[ChunkHit]:
-        return self._vector_matrix(model_id).search(query, flt, limit, sentence_weight)
+        matrix = self._vector_matrix(model_id)
+        allowed = self._frontmatter_rows(flt)
+        return matrix.search(query, flt, limit, sentence_weight, allowed=allowed)
+
+    def _frontmatter_rows(self, flt: SearchFilter) -> npt.NDArray[np.int64] | None:
+        """Rowids (ascending) of the chunks whose note meets ``flt.frontmatter``, or None
+        without conditions; kept per index generation (a condition costs one SQL lookup)."""
+        if not flt.frontmatter:
+            return None
+        with self.db.read() as conn:
+            key = (self._meta("generation") or "0", flt.frontmatter)
+            cached = self._fm_rows.get(key)
+            if cached is not None:
+                return cached
+            try:
+                rowids = matching_chunks(conn, self.tenant_id, flt.frontmatter)
+            except sqlite3.Error as exc:
+                raise StoreError(f"frontmatter filter failed: {exc}") from exc
+        found = np.asarray(rowids, dtype=np.int64)
+        if len(self._fm_rows) >= 64:
+            self._fm_rows.clear()
+        self._fm_rows[key] = found
+        return found
+
+    def frontmatter_facets(
+        self, vault_ids: Sequence[int], keys: Sequence[str]
+    ) -> dict[str, dict[str, int]]:
+        """For each key (lower case): value -> notes with it, in the vaults (all when empty)."""
+        wanted = [k.strip().lower() for k in keys]
+        with self.db.read() as conn:
+            return facet_counts(conn, self.tenant_id, vault_ids, wanted)
 
     def vector_scores(
         self, model_id: str, query: Vectors, rowids: Sequence[int], sentence_weight: float = 0.0

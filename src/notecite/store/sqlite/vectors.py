@@ -188,14 +188,31 @@ class VectorMatrix:
             mask = date_mask if mask is None else mask & date_mask
         return mask
 
+    def allowed_mask(self, allowed: npt.NDArray[np.int64]) -> npt.NDArray[np.bool_]:
+        """Rows whose chunk rowid is in ``allowed`` (ascending; the matrix's rowids are too)."""
+        mask = np.zeros(len(self), dtype=np.bool_)
+        if len(allowed) and len(self):
+            pos = np.clip(np.searchsorted(self.rowids, allowed), 0, len(self) - 1)
+            mask[pos[self.rowids[pos] == allowed]] = True
+        return mask
+
     def search(
-        self, query: Vectors, flt: SearchFilter, limit: int, sentence_weight: float = 0.0
+        self,
+        query: Vectors,
+        flt: SearchFilter,
+        limit: int,
+        sentence_weight: float = 0.0,
+        allowed: npt.NDArray[np.int64] | None = None,
     ) -> list[ChunkHit]:
         """Top ``limit`` rows by dense score (cosine similarity, mixed with the best sentence
-        by ``sentence_weight``) among those the filter lets through."""
+        by ``sentence_weight``) among those the filter lets through (and, when ``allowed``
+        is given, whose rowid is in it: the chunks the frontmatter filter leaves)."""
         if not len(self) or limit <= 0:
             return []
         mask = self.mask(flt)
+        if allowed is not None:
+            kept = self.allowed_mask(allowed)
+            mask = kept if mask is None else mask & kept
         if mask is None:
             rows = np.arange(len(self))
             scores = self.matrix @ query
