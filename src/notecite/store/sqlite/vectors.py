@@ -211,8 +211,8 @@ class VectorMatrix:
             return []
         mask = self.mask(flt)
         if allowed is not None:
-            kept = self.allowed_mask(allowed)
-            mask = kept if mask is None else mask & kept
+            fm_mask = self.allowed_mask(allowed)
+            mask = fm_mask if mask is None else mask & fm_mask
         if mask is None:
             rows = np.arange(len(self))
             scores = self.matrix @ query
