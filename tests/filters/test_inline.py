@@ -72,3 +72,9 @@ def test_frontmatter_rows() -> None:
     assert Field("nested", None) in rows
     assert Field("summary", None) in rows
     assert [r for r in rows if r.key == "aliases"] == [Field("aliases", "a")]
+
+
+def test_a_pair_whose_key_no_note_has_stays_text() -> None:
+    found = extract_inline("re:budget for type:meeting", known_key=lambda key: key == "type")
+    assert found.question == "re:budget for"
+    assert [c.source for c in found.conditions] == ["type:meeting"]

@@ -9,6 +9,7 @@ embedded and searched, and listed in the debug view.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from notecite.filters.fields import normalise_key, normalise_text
@@ -37,8 +38,12 @@ class InlineFilters:
     conditions: tuple[Condition, ...] = ()
 
 
-def extract_inline(question: str) -> InlineFilters:
-    """Cut ``#tag``, ``key:value``, ``has:key`` and ``key>=date`` out of ``question``."""
+def extract_inline(question: str, known_key: Callable[[str], bool] | None = None) -> InlineFilters:
+    """Cut ``#tag``, ``key:value``, ``has:key`` and ``key>=date`` out of ``question``.
+
+    ``known_key`` (when given) says whether any note has a key: a ``key:value`` pair whose
+    key none has stays in the text ("ratio 3:1", "re:budget" are words, not filters).
+    """
     found: list[tuple[int, Condition]] = []
 
     def tag(match: re.Match[str]) -> str:
@@ -53,6 +58,8 @@ def extract_inline(question: str) -> InlineFilters:
 
     def pair(match: re.Match[str]) -> str:
         key = normalise_key(match.group(2))
+        if known_key is not None and not known_key(key):
+            return match[0]
         value = normalise_text(key, match.group(3).strip('"'))
         op = Op.NE if match.group(1) else Op.EQ
         found.append((match.start(), Condition(key, op, (value,), source=match[0])))

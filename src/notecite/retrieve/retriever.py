@@ -16,6 +16,7 @@ from datetime import datetime
 from notecite.config import Settings
 from notecite.embed.base import Vectors
 from notecite.errors import RerankError, StoreError
+from notecite.filters import Condition
 from notecite.retrieve.folders import Scope
 from notecite.retrieve.fusion import FusionWeights, fuse, min_max
 from notecite.retrieve.rerank import final_score, lexical_score
@@ -124,11 +125,13 @@ class Retriever:
         model_id: str,
         options: RetrievalOptions,
         reranker: Reranker | None = None,
+        conditions: tuple[Condition, ...] = (),
     ) -> None:
         self._store = store
         self._model_id = model_id
         self._options = options
         self._reranker = reranker
+        self._conditions = conditions
 
     def _search_scopes(
         self,
@@ -155,6 +158,7 @@ class Retriever:
                 folders=(scope.folder,) if scope.folder else (),
                 since=time_range.since if time_range else None,
                 until=time_range.until if time_range else None,
+                frontmatter=self._conditions,
             )
             try:
                 if use_vector and query is not None:
