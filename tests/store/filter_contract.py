@@ -182,3 +182,21 @@ class FrontmatterFilterContract:
         assert found["tags"]["projects/beacon"] == 1
         assert facets([], ["type"])["type"]["meeting"] == 2
         assert facets([vaults["main"].id], ["persona"]) == {"persona": {}}
+
+    def test_chunk_fields_are_the_values_a_chunks_note_holds(
+        self, store: Store, vaults: dict[str, Vault]
+    ) -> None:
+        assert isinstance(store, FrontmatterFacets)
+        hits = store.lexical_search("budget", SearchFilter(), 20)
+        by_path = {
+            c.rel_path: r for r, c in store.fetch_chunks([h.chunk_rowid for h in hits]).items()
+        }
+        found = store.chunk_fields(list(by_path.values()), ["Tags", "status", "persona"])
+        kickoff = found[by_path["meetings/kickoff.md"]]
+        assert {k: sorted(v) for k, v in kickoff.items()} == {
+            "tags": ["atlas", "launch"],
+            "status": ["final"],
+        }
+        assert by_path["journal/day.md"] in found  # tags only
+        assert "status" not in found[by_path["journal/day.md"]]
+        assert store.chunk_fields([], ["tags"]) == {}

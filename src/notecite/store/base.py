@@ -219,11 +219,17 @@ class FrontmatterFacets(Protocol):
     ``frontmatter_facets(vault_ids, keys)`` maps each key (lower case) to value -> number
     of notes with it, most common first, over the given vaults of the store's tenant (all of
     them when ``vault_ids`` is empty); a key no note has maps to ``{}``.
+    ``chunk_fields(rowids, keys)`` maps each chunk rowid (of this tenant) to the text values
+    (lower case) its note holds under each key that it has (frontmatter weights read them).
     """
 
     def frontmatter_facets(
         self, vault_ids: Sequence[int], keys: Sequence[str]
     ) -> dict[str, dict[str, int]]: ...
+
+    def chunk_fields(
+        self, rowids: Sequence[int], keys: Sequence[str]
+    ) -> dict[int, dict[str, list[str]]]: ...
 
 
 def index_lock(

@@ -117,3 +117,13 @@ FACETS_SQL = (
 def facet_params(tenant_id: int, vault_ids: Sequence[int], keys: Sequence[str]) -> list[object]:
     """The parameters of :data:`FACETS_SQL`."""
     return [tenant_id, list(keys), list(vault_ids), list(vault_ids)]
+
+
+CHUNK_FIELDS_SQL = (
+    "SELECT c.id, f.key, t.v FROM chunks c "
+    "JOIN notes n ON n.tenant_id = c.tenant_id AND n.id = c.note_id "
+    "CROSS JOIN LATERAL jsonb_each(n.fm_text) f(key, vals) "
+    "CROSS JOIN LATERAL jsonb_array_elements_text(f.vals) t(v) "
+    "WHERE c.tenant_id = %s AND c.id = ANY(%s) AND f.key = ANY(%s)"
+)
+"""Chunk rowid, key and each text value its note holds under the key."""

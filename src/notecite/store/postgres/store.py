@@ -17,7 +17,7 @@ from notecite.embed.base import Vectors
 from notecite.errors import VaultError
 from notecite.store.base import NoteState, StoredChunk
 from notecite.store.postgres.connection import Connection, TenantConnections, describe_url
-from notecite.store.postgres.frontmatter import FACETS_SQL, facet_params
+from notecite.store.postgres.frontmatter import CHUNK_FIELDS_SQL, FACETS_SQL, facet_params
 from notecite.store.postgres.frontmatter import columns as frontmatter_columns
 from notecite.store.postgres.lock import advisory_index_locks
 from notecite.store.postgres.search import (
@@ -609,6 +609,21 @@ class PostgresStore:
                 FACETS_SQL, facet_params(self.tenant_id, vault_ids, wanted)
             ):
                 found[key][value] = int(count)
+        return found
+
+    def chunk_fields(
+        self, rowids: Sequence[int], keys: Sequence[str]
+    ) -> dict[int, dict[str, list[str]]]:
+        """Chunk rowid -> key -> the text values (lower case) its note holds."""
+        found: dict[int, dict[str, list[str]]] = {}
+        if not rowids or not keys:
+            return found
+        wanted = [k.strip().lower() for k in keys]
+        with self._tx() as conn:
+            for rowid, key, value in conn.execute(
+                CHUNK_FIELDS_SQL, [self.tenant_id, list(rowids), wanted]
+            ):
+                found.setdefault(int(rowid), {}).setdefault(key, []).append(value)
         return found
 
     def fetch_chunks(self, rowids: Sequence[int]) -> dict[int, StoredChunk]:

@@ -110,3 +110,23 @@ def facet_counts(
     ):
         found[key][text] = int(count)
     return found
+
+
+def chunk_fields(
+    conn: sqlite3.Connection, tenant_id: int, rowids: Sequence[int], keys: Sequence[str]
+) -> dict[int, dict[str, list[str]]]:
+    """Chunk rowid -> key -> the text values its note holds (only keys it has)."""
+    found: dict[int, dict[str, list[str]]] = {}
+    if not rowids or not keys:
+        return found
+    sql = (
+        "SELECT c.id, f.key, f.text FROM chunks c JOIN note_fields f ON f.note_id = c.note_id "
+        "JOIN vaults v ON v.id = c.vault_id AND v.tenant_id = ? "
+        f"WHERE f.text IS NOT NULL AND f.key IN ({','.join('?' * len(keys))}) AND c.id IN "
+    )
+    for start in range(0, len(rowids), 500):
+        part = list(rowids[start : start + 500])
+        params = [tenant_id, *keys, *part]
+        for rowid, key, text in conn.execute(sql + f"({','.join('?' * len(part))})", params):
+            found.setdefault(int(rowid), {}).setdefault(key, []).append(text)
+    return found

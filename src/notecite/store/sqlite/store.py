@@ -21,6 +21,7 @@ from notecite.store.base import NoteState, StoredChunk
 from notecite.store.rows import STORED_CHUNK_COLUMNS, failure_note, stored_chunk
 from notecite.store.sqlite.connection import SQLiteConnection
 from notecite.store.sqlite.frontmatter import (
+    chunk_fields,
     conditions_sql,
     facet_counts,
     matching_chunks,
@@ -541,6 +542,13 @@ class SQLiteStore:
         wanted = [k.strip().lower() for k in keys]
         with self.db.read() as conn:
             return facet_counts(conn, self.tenant_id, vault_ids, wanted)
+
+    def chunk_fields(
+        self, rowids: Sequence[int], keys: Sequence[str]
+    ) -> dict[int, dict[str, list[str]]]:
+        """Chunk rowid -> key -> the text values (lower case) its note holds."""
+        with self.db.read() as conn:
+            return chunk_fields(conn, self.tenant_id, rowids, [k.strip().lower() for k in keys])
 
     def vector_scores(
         self, model_id: str, query: Vectors, rowids: Sequence[int], sentence_weight: float = 0.0
