@@ -9,7 +9,7 @@ note has matches nothing.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 
 
@@ -68,3 +68,12 @@ def prefix_matches(value: str, prefix: str) -> bool:
     """Hierarchical prefix: ``projects`` matches ``projects`` and ``projects/atlas``, not
     ``projects-old``."""
     return value == prefix or value.startswith(prefix + "/")
+
+
+_POSITIVE = {Op.NE: Op.EQ, Op.NOT_IN: Op.IN, Op.NOT_HAS: Op.HAS}
+
+
+def positive(cond: Condition) -> Condition:
+    """``cond`` without its negation (``status=draft`` for ``status!=draft``)."""
+    op = _POSITIVE.get(cond.op)
+    return cond if op is None else replace(cond, op=op)

@@ -74,15 +74,17 @@ def conditions_sql(conditions: Iterable[Condition]) -> tuple[list[str], list[obj
     return sql, params
 
 
-def matching_chunks(
-    conn: sqlite3.Connection, tenant_id: int, conditions: Sequence[Condition]
-) -> list[int]:
-    """Rowids of the tenant's chunks whose note meets every condition, ascending."""
-    where, params = conditions_sql(conditions)
+def chunks_meeting(conn: sqlite3.Connection, tenant_id: int, cond: Condition) -> list[int]:
+    """Rowids of the tenant's chunks whose note meets ``cond``, in no order.
+
+    Notes are reached from the condition's own lookup (``n.id IN (...)`` by rowid) and
+    chunks from their note through the ``chunks_note`` index: a chunk row, text and all, is
+    never read (scanning chunks took 2 s at 100k of them).
+    """
+    clause, params = condition_sql(cond)
     rows = conn.execute(
-        "SELECT c.id FROM chunks c JOIN notes n ON n.id = c.note_id "
-        "JOIN vaults v ON v.id = c.vault_id AND v.tenant_id = ? WHERE 1 = 1 "
-        f"{' '.join(where)} ORDER BY c.id",
+        "SELECT c.id FROM notes n JOIN chunks c ON c.note_id = n.id "
+        f"WHERE n.vault_id IN (SELECT id FROM vaults WHERE tenant_id = ?) {clause}",
         [tenant_id, *params],
     )
     return [int(r[0]) for r in rows]

@@ -17,14 +17,15 @@ import numpy.typing as npt
 from notecite.embed.base import Vectors
 from notecite.errors import StoreError, VaultError
 from notecite.filters import Condition
+from notecite.filters.model import NEGATED, positive
 from notecite.store.base import NoteState, StoredChunk
 from notecite.store.rows import STORED_CHUNK_COLUMNS, failure_note, stored_chunk
 from notecite.store.sqlite.connection import SQLiteConnection
 from notecite.store.sqlite.frontmatter import (
     chunk_fields,
+    chunks_meeting,
     conditions_sql,
     facet_counts,
-    matching_chunks,
     write_fields,
 )
 from notecite.store.sqlite.lock import index_locks, lock_dir
@@ -141,7 +142,9 @@ class SQLiteStore:
         self.db = SQLiteConnection(path, "the index")
         self._matrix: VectorMatrix | None = None
         self._matrix_key: tuple[str, str] | None = None
-        self._fm_rows: dict[tuple[str, tuple[Condition, ...]], npt.NDArray[np.int64]] = {}
+        self._fm_masks: dict[
+            tuple[tuple[str, str], tuple[Condition, ...]], npt.NDArray[np.bool_]
+        ] = {}
 
     # -- connection -------------------------------------------------------------------------
 
@@ -512,28 +515,35 @@ class SQLiteStore:
         sentence_weight: float = 0.0,
     ) -> list[ChunkHit]:
         matrix = self._vector_matrix(model_id)
-        allowed = self._frontmatter_rows(flt)
+        allowed = self._frontmatter_mask(model_id, matrix, flt)
         return matrix.search(query, flt, limit, sentence_weight, allowed=allowed)
 
-    def _frontmatter_rows(self, flt: SearchFilter) -> npt.NDArray[np.int64] | None:
-        """Rowids (ascending) of the chunks whose note meets ``flt.frontmatter``, or None
-        without conditions; kept per index generation (a condition costs one SQL lookup)."""
+    def _frontmatter_mask(
+        self, model_id: str, matrix: VectorMatrix, flt: SearchFilter
+    ) -> npt.NDArray[np.bool_] | None:
+        """The rows of ``matrix`` whose note meets ``flt.frontmatter`` (None without
+        conditions), kept per matrix. Each condition is looked up in its positive form
+        (``status=draft`` for ``status!=draft``) and negated on the mask, so a broad
+        negation costs what a selective lookup does."""
         if not flt.frontmatter:
             return None
+        key = (self._matrix_key or (model_id, ""), flt.frontmatter)
+        cached = self._fm_masks.get(key)
+        if cached is not None:
+            return cached
+        mask = np.ones(len(matrix), dtype=np.bool_)
         with self.db.read() as conn:
-            key = (self._meta("generation") or "0", flt.frontmatter)
-            cached = self._fm_rows.get(key)
-            if cached is not None:
-                return cached
-            try:
-                rowids = matching_chunks(conn, self.tenant_id, flt.frontmatter)
-            except sqlite3.Error as exc:
-                raise StoreError(f"frontmatter filter failed: {exc}") from exc
-        found = np.asarray(rowids, dtype=np.int64)
-        if len(self._fm_rows) >= 64:
-            self._fm_rows.clear()
-        self._fm_rows[key] = found
-        return found
+            for cond in flt.frontmatter:
+                try:
+                    rowids = chunks_meeting(conn, self.tenant_id, positive(cond))
+                except sqlite3.Error as exc:
+                    raise StoreError(f"frontmatter filter failed: {exc}") from exc
+                rows = matrix.rows_of(np.asarray(rowids, dtype=np.int64))
+                mask &= ~rows if cond.op in NEGATED else rows
+        if len(self._fm_masks) >= 64:
+            self._fm_masks.clear()
+        self._fm_masks[key] = mask
+        return mask
 
     def frontmatter_facets(
         self, vault_ids: Sequence[int], keys: Sequence[str]

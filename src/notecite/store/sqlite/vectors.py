@@ -188,12 +188,12 @@ class VectorMatrix:
             mask = date_mask if mask is None else mask & date_mask
         return mask
 
-    def allowed_mask(self, allowed: npt.NDArray[np.int64]) -> npt.NDArray[np.bool_]:
-        """Rows whose chunk rowid is in ``allowed`` (ascending; the matrix's rowids are too)."""
+    def rows_of(self, rowids: npt.NDArray[np.int64]) -> npt.NDArray[np.bool_]:
+        """Rows whose chunk rowid is in ``rowids`` (any order; the matrix's are ascending)."""
         mask = np.zeros(len(self), dtype=np.bool_)
-        if len(allowed) and len(self):
-            pos = np.clip(np.searchsorted(self.rowids, allowed), 0, len(self) - 1)
-            mask[pos[self.rowids[pos] == allowed]] = True
+        if len(rowids) and len(self):
+            pos = np.clip(np.searchsorted(self.rowids, rowids), 0, len(self) - 1)
+            mask[pos[self.rowids[pos] == rowids]] = True
         return mask
 
     def search(
@@ -202,17 +202,16 @@ class VectorMatrix:
         flt: SearchFilter,
         limit: int,
         sentence_weight: float = 0.0,
-        allowed: npt.NDArray[np.int64] | None = None,
+        allowed: npt.NDArray[np.bool_] | None = None,
     ) -> list[ChunkHit]:
         """Top ``limit`` rows by dense score (cosine similarity, mixed with the best sentence
-        by ``sentence_weight``) among those the filter lets through (and, when ``allowed``
-        is given, whose rowid is in it: the chunks the frontmatter filter leaves)."""
+        by ``sentence_weight``) among those the filter lets through (and ``allowed``, when
+        given: a mask of the rows the frontmatter filter leaves)."""
         if not len(self) or limit <= 0:
             return []
         mask = self.mask(flt)
         if allowed is not None:
-            fm_mask = self.allowed_mask(allowed)
-            mask = fm_mask if mask is None else mask & fm_mask
+            mask = allowed if mask is None else mask & allowed
         if mask is None:
             rows = np.arange(len(self))
             scores = self.matrix @ query
