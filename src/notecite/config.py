@@ -12,7 +12,7 @@ import os
 import re
 import tomllib
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import platformdirs
 from pydantic import (
@@ -242,6 +242,11 @@ class RetrievalSettings(_Section):
             "blog": 1.00,
             "photo": 0.30,
         }
+    )
+    weights: dict[str, dict[str, Annotated[float, Field(ge=0)]]] = Field(
+        default_factory=dict,
+        description="frontmatter key -> value -> weight of a note's candidates, e.g. "
+        "[retrieval.weights.persona] mentor = 1.2; 'type' adds to doc_type_weights",
     )
 
 

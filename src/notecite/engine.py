@@ -235,13 +235,15 @@ class Engine:
         vaults: Sequence[str] = (),
         folders: Sequence[str] = (),
         k: int | None = None,
+        filters: Sequence[str] = (),
     ) -> list[SearchResult]:
-        """The top ``k`` chunks for ``query``, ranked exactly as ask ranks its candidates."""
+        """The top ``k`` chunks for ``query``, ranked exactly as ask ranks its candidates,
+        among the notes that meet every frontmatter filter (``tags=atlas``, ...)."""
         if not query.strip():
             raise ValueError("query is empty")
         limit = k or self.settings.search.k
         stage = self.retrieval_stage(vaults)
-        return [c.as_search_result() for c in stage.search(query, folders, limit)]
+        return [c.as_search_result() for c in stage.search(query, folders, limit, filters)]
 
     # -- asking -----------------------------------------------------------------------------
 

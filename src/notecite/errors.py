@@ -12,6 +12,7 @@ Every error raised on purpose by notecite derives from :class:`NotecitError`::
     ├── LLMError                 a language model failed (load, network, bad reply)
     │   └── LLMTimeoutError        it did not answer in time (HTTP timeout, local deadline)
     ├── RerankError              a model reranker failed (retrieval keeps the fused order)
+    ├── FilterError              a frontmatter filter is malformed (which part, what was expected)
     └── ParseError               one note could not be read or parsed (recorded, never fatal)
 
 Messages say what to do next. Misuse of the Python API raises ``ValueError``/``TypeError``.
@@ -62,6 +63,11 @@ class LLMTimeoutError(LLMError):
 
 class RerankError(NotecitError):
     """A model reranker (e5, cross-encoder) failed to load or to answer."""
+
+
+class FilterError(NotecitError):
+    """A frontmatter filter (``--filter``, ``filters``, ``#tag`` in a question) is malformed;
+    the message names the part that is wrong and what was expected there."""
 
 
 class ParseError(NotecitError):

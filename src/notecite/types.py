@@ -13,6 +13,8 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
+from notecite.filters.model import Condition
+
 
 class DocType(StrEnum):
     """Kind of source file a note came from."""
@@ -205,6 +207,8 @@ class SearchFilter:
     folders: tuple[str, ...] = ()
     since: datetime | None = None
     until: datetime | None = None
+    # Frontmatter conditions, all of which a note must meet (see notecite.filters).
+    frontmatter: tuple[Condition, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -36,6 +36,7 @@ from notecite.pipeline import (
     place_quotes,
     record_generation,
 )
+from notecite.retrieve.frontmatter import no_matching_notes_answer
 from notecite.retrieve.retriever import Candidate
 from notecite.retrieve.salient import not_mentioned_answer
 from notecite.retrieve.stage import Retrieved
@@ -142,6 +143,7 @@ class ChatService:
                     folders=list(request.folders),
                     k=settings.rag_top_k,
                     detail=request.detail,
+                    filters=[*settings.filters, *request.filters],
                 ),
                 llm,
                 session_ask_settings(self._ask, settings),
@@ -160,6 +162,8 @@ class ChatService:
             text = FALLBACK_ANSWER
             if retrieved and retrieved.empty_index:
                 text = NO_NOTES_ANSWER
+            elif retrieved and retrieved.filtered_out:
+                text = no_matching_notes_answer(retrieved.debug.filters)
             elif missing:
                 text = not_mentioned_answer(missing)
             if on_token is not None:
@@ -314,6 +318,8 @@ def _abstain_reason(
         return None
     if retrieved is not None and retrieved.empty_index:
         return "no_notes"
+    if retrieved is not None and retrieved.filtered_out:
+        return "no_matching_notes"
     if retrieved is not None and retrieved.kept and retrieved.missing.not_in_vaults:
         return "not_mentioned"
     return "insufficient_information" if answer.sources else "no_relevant_context"

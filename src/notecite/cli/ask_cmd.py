@@ -55,6 +55,15 @@ def print_references(response: AskResponse) -> None:
     "(default: ask.auto_rag).",
 )
 @click.option("--multi-query", is_flag=True, default=None, help="Auto-RAG searches rewrites.")
+@click.option(
+    "--filter",
+    "filters",
+    multiple=True,
+    metavar="EXPR",
+    help="Only notes whose frontmatter matches, e.g. 'tags=atlas', 'tags in [a, b]', "
+    "'tags^=projects/', 'status!=draft', 'has:due', 'created>=2024-01-01' (repeatable: all "
+    "must hold). #tag and key:value in the text work too.",
+)
 @pass_state
 def ask_command(
     state: CliState,
@@ -69,6 +78,7 @@ def ask_command(
     citation_style: str,
     auto_rag: str | None,
     multi_query: bool | None,
+    filters: tuple[str, ...],
 ) -> None:
     """Answer QUESTION from your notes, citing the file and section of each fact."""
     try:
@@ -84,6 +94,7 @@ def ask_command(
                 "llm": llm,
                 "auto_rag": auto_rag,
                 "multi_query": multi_query,
+                "filters": list(filters),
             }
         )
     except ValueError as exc:
@@ -136,6 +147,8 @@ def ask_command(
             f"generate {t.generate:.0f}, total {t.total:.0f}"
         )
         debug = response.debug
+        if debug.filters:
+            click.echo(f"filters: {', '.join(debug.filters)}")
         if debug.generation is not None:
             g = debug.generation
             first = f"first text {t.first_token:.0f} ms, " if t.first_token is not None else ""

@@ -9,11 +9,29 @@ import click
 from notecite.chat.sessions import Sessions
 from notecite.cli.models_cmd import prepare_llm
 from notecite.cli.state import CliState, pass_state
-from notecite.errors import LLMError
+from notecite.errors import FilterError, LLMError
+from notecite.filters import parse_filter
 from notecite.schemas.chat import ChatRequest, ChatResponse, SessionSettings
 from notecite.store.sessions import SessionStore
 
 EXIT_COMMANDS = {"/exit", "/quit"}
+FILTER_COMMAND = "/filter"
+
+
+def _filter_command(message: str, active: list[str]) -> list[str]:
+    """``/filter EXPR`` adds EXPR (checked now) to the active filters; ``/filter`` clears."""
+    expression = message[len(FILTER_COMMAND) :].strip()
+    if not expression:
+        click.echo("(filters cleared)")
+        return []
+    try:
+        parse_filter(expression)
+    except FilterError as exc:
+        click.secho(f"({exc})", fg="red", err=True)
+        return active
+    active = [*active, expression]
+    click.echo(f"(filters: {' and '.join(active)})")
+    return active
 
 
 def print_citations(response: ChatResponse) -> None:
@@ -53,16 +71,32 @@ def _answer(
 @click.option("--session", "session_id", help="Resume this session (see: notecite sessions list).")
 @click.option("--vault", "vaults", multiple=True, help="Search only this vault (repeatable).")
 @click.option("--folder", "folders", multiple=True, help="Folder prefix to search (repeatable).")
+@click.option(
+    "--filter",
+    "filters",
+    multiple=True,
+    metavar="EXPR",
+    help="Every message searches only notes whose frontmatter matches, e.g. 'tags=atlas', "
+    "'tags in [a, b]', "
+    "'tags^=projects/', 'status!=draft', 'has:due', 'created>=2024-01-01' (repeatable: all "
+    "must hold). #tag and key:value in the text work too.",
+)
 @pass_state
 def chat_command(
-    state: CliState, session_id: str | None, vaults: tuple[str, ...], folders: tuple[str, ...]
+    state: CliState,
+    session_id: str | None,
+    vaults: tuple[str, ...],
+    folders: tuple[str, ...],
+    filters: tuple[str, ...],
 ) -> None:
     """Chat with your notes; every answer cites them and the session keeps the history.
 
     Type a message and press Enter. Follow-up questions ("and the second one?") are read
     in the light of the conversation. End with /exit or Ctrl+D; resume later with
-    --session ID.
+    --session ID. "/filter EXPR" adds a frontmatter filter for the messages after it,
+    "/filter" alone drops them all; "#atlas" or "type:meeting" in a message filters that one.
     """
+    active = list(filters)
     store = state.engine.open_sessions()
     try:
         prepare_llm(state.engine)  # the model loads now, not on the first message
@@ -84,11 +118,15 @@ def chat_command(
                 break
             if not message:
                 continue
+            if message == FILTER_COMMAND or message.startswith(FILTER_COMMAND + " "):
+                active = _filter_command(message, active)
+                continue
             request = ChatRequest(
                 message=message,
                 session_id=session_id,
                 vaults=list(vaults),
                 folders=list(folders),
+                filters=active,
             )
             response = _answer(state, store, request, streamed)
             session_id = response.session_id

@@ -145,6 +145,7 @@ class _Turn:
                 session_id=session.id,
                 vaults=self.request.vaults,
                 folders=self.request.folders,
+                filters=self.request.filters,
             )
             return self.services.engine.chat(
                 chat, sessions=self.services.session_store, on_token=on_token

@@ -9,11 +9,14 @@ roles with BYPASSRLS see everything, so the application should connect as an ord
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import psycopg
 
 from notecite.errors import StoreError
+from notecite.store.postgres.frontmatter import MIGRATION as FRONTMATTER_COLUMNS
+from notecite.store.postgres.frontmatter import fill_columns
 
 _TENANT_TABLES = ("tenants", "meta", "vaults", "notes", "chunks", "embeddings")
 _CHAT_TABLES = ("chat_sessions", "chat_messages")
@@ -396,7 +399,11 @@ MIGRATIONS: tuple[tuple[int, str], ...] = (
     (4, _SENTENCE_VECTORS),
     (5, _BM25),
     (6, _QUERY_LOG),
+    (7, FRONTMATTER_COLUMNS),
 )
+
+# Python steps run after a migration's script, in its transaction (data SQL cannot shape).
+_FILLS: dict[int, Callable[[psycopg.Connection[Any]], None]] = {7: fill_columns}
 
 
 def ensure_pgvector(conn: psycopg.Connection[Any]) -> None:
@@ -445,6 +452,8 @@ def migrate(conn: psycopg.Connection[Any]) -> list[int]:
             if done:
                 continue
             conn.execute(script)
+            if version in _FILLS:
+                _FILLS[version](conn)
             conn.execute("INSERT INTO schema_migrations (version) VALUES (%s)", (version,))
         applied.append(version)
     return applied

@@ -16,6 +16,7 @@ import numpy as np
 from psycopg import sql
 
 from notecite.embed.base import Vectors
+from notecite.store.postgres.frontmatter import conditions_sql
 from notecite.types import SearchFilter
 
 Query = tuple[sql.Composed, list[object]]
@@ -74,6 +75,7 @@ def restricts(flt: SearchFilter) -> bool:
         or (flt.folders and all(f.rstrip("/") for f in flt.folders))
         or flt.since is not None
         or flt.until is not None
+        or flt.frontmatter
     )
 
 
@@ -83,17 +85,19 @@ def _utc(value: datetime) -> datetime:
 
 
 def needs_notes(flt: SearchFilter) -> bool:
-    """Whether the filter reads columns of ``notes`` (folders, dates); vaults are on chunks."""
+    """Whether the filter reads columns of ``notes`` (folders, dates, frontmatter); vaults
+    are on chunks."""
     return bool(
         (flt.folders and all(f.rstrip("/") for f in flt.folders))
         or flt.since is not None
         or flt.until is not None
+        or flt.frontmatter
     )
 
 
 def filter_sql(flt: SearchFilter) -> tuple[sql.SQL, list[object]]:
-    """Conditions (each starting with AND) on ``c`` and ``n`` for the vault, folder and date
-    filter."""
+    """Conditions (each starting with AND) on ``c`` and ``n`` for the vault, folder, date
+    and frontmatter filter."""
     parts: list[str] = []
     params: list[object] = []
     if flt.vault_ids:
@@ -112,6 +116,10 @@ def filter_sql(flt: SearchFilter) -> tuple[sql.SQL, list[object]]:
     if flt.until is not None:
         parts.append("AND n.note_ts <= %s")
         params.append(_utc(flt.until))
+    if flt.frontmatter:
+        fm_parts, fm_params = conditions_sql(flt.frontmatter)
+        parts.extend(fm_parts)
+        params.extend(fm_params)
     return sql.SQL(" ".join(parts)), params
 
 

@@ -17,6 +17,8 @@ from notecite.embed.base import Vectors
 from notecite.errors import VaultError
 from notecite.store.base import NoteState, StoredChunk
 from notecite.store.postgres.connection import Connection, TenantConnections, describe_url
+from notecite.store.postgres.frontmatter import CHUNK_FIELDS_SQL, FACETS_SQL, facet_params
+from notecite.store.postgres.frontmatter import columns as frontmatter_columns
 from notecite.store.postgres.lock import advisory_index_locks
 from notecite.store.postgres.search import (
     approximate_query,
@@ -278,6 +280,11 @@ class PostgresStore:
         key = (self.tenant_id, note.vault_id, note.rel_path)
         with self._tx() as conn, conn.pipeline():
             self._upsert_note(conn, note)
+            conn.execute(
+                "UPDATE notes SET fm_text = %s, fm_num = %s, fm_ts = %s "
+                "WHERE tenant_id = %s AND vault_id = %s AND rel_path = %s",
+                (*frontmatter_columns(note.frontmatter), *key),
+            )
             conn.execute(
                 f"DELETE FROM chunks WHERE tenant_id = %s AND note_id = ({this_note})",
                 (self.tenant_id, *key),
@@ -605,6 +612,36 @@ class PostgresStore:
         with self._tx() as conn:
             rows = conn.execute(query, [self.tenant_id, *params, limit]).fetchall()
         return [int(r[0]) for r in rows]
+
+    def frontmatter_facets(
+        self, vault_ids: Sequence[int], keys: Sequence[str]
+    ) -> dict[str, dict[str, int]]:
+        """For each key (lower case): value -> notes with it, in the vaults (all when empty)."""
+        wanted = [k.strip().lower() for k in keys]
+        found: dict[str, dict[str, int]] = {k: {} for k in wanted}
+        if not wanted:
+            return found
+        with self._tx() as conn:
+            for key, value, count in conn.execute(
+                FACETS_SQL, facet_params(self.tenant_id, vault_ids, wanted)
+            ):
+                found[key][value] = int(count)
+        return found
+
+    def chunk_fields(
+        self, rowids: Sequence[int], keys: Sequence[str]
+    ) -> dict[int, dict[str, list[str]]]:
+        """Chunk rowid -> key -> the text values (lower case) its note holds."""
+        found: dict[int, dict[str, list[str]]] = {}
+        if not rowids or not keys:
+            return found
+        wanted = [k.strip().lower() for k in keys]
+        with self._tx() as conn:
+            for rowid, key, value in conn.execute(
+                CHUNK_FIELDS_SQL, [self.tenant_id, list(rowids), wanted]
+            ):
+                found.setdefault(int(rowid), {}).setdefault(key, []).append(value)
+        return found
 
     def fetch_chunks(self, rowids: Sequence[int]) -> dict[int, StoredChunk]:
         if not rowids:

@@ -16,9 +16,18 @@ import numpy.typing as npt
 
 from notecite.embed.base import Vectors
 from notecite.errors import StoreError, VaultError
+from notecite.filters import Condition
+from notecite.filters.model import NEGATED, positive
 from notecite.store.base import NoteState, StoredChunk
 from notecite.store.rows import STORED_CHUNK_COLUMNS, failure_note, stored_chunk
 from notecite.store.sqlite.connection import SQLiteConnection
+from notecite.store.sqlite.frontmatter import (
+    chunk_fields,
+    chunks_meeting,
+    conditions_sql,
+    facet_counts,
+    write_fields,
+)
 from notecite.store.sqlite.lock import index_locks, lock_dir
 from notecite.store.sqlite.vectors import SentenceVectors, VectorMatrix, folder_matches
 from notecite.types import (
@@ -63,6 +72,7 @@ def _restricts(flt: SearchFilter) -> bool:
         or (flt.folders and "" not in flt.folders)
         or flt.since is not None
         or flt.until is not None
+        or flt.frontmatter
     )
 
 
@@ -87,6 +97,10 @@ def _filter_sql(flt: SearchFilter) -> tuple[list[str], list[object]]:
     if flt.until is not None:
         sql.append("AND n.note_ts <= ?")
         params.append(flt.until.timestamp())
+    if flt.frontmatter:
+        fm_sql, fm_params = conditions_sql(flt.frontmatter)
+        sql.extend(fm_sql)
+        params.extend(fm_params)
     return sql, params
 
 
@@ -163,6 +177,9 @@ class SQLiteStore:
         self.db = SQLiteConnection(path, "the index")
         self._matrix: VectorMatrix | None = None
         self._matrix_key: tuple[str, str] | None = None
+        self._fm_masks: dict[
+            tuple[tuple[str, str], tuple[Condition, ...]], npt.NDArray[np.bool_]
+        ] = {}
 
     # -- connection -------------------------------------------------------------------------
 
@@ -381,6 +398,7 @@ class SQLiteStore:
                 _now(),
             ),
         ).fetchone()
+        write_fields(conn, int(row[0]), note.frontmatter)
         return int(row[0])
 
     def record_failure(
@@ -531,7 +549,51 @@ class SQLiteStore:
         limit: int,
         sentence_weight: float = 0.0,
     ) -> list[ChunkHit]:
-        return self._vector_matrix(model_id).search(query, flt, limit, sentence_weight)
+        matrix = self._vector_matrix(model_id)
+        allowed = self._frontmatter_mask(model_id, matrix, flt)
+        return matrix.search(query, flt, limit, sentence_weight, allowed=allowed)
+
+    def _frontmatter_mask(
+        self, model_id: str, matrix: VectorMatrix, flt: SearchFilter
+    ) -> npt.NDArray[np.bool_] | None:
+        """The rows of ``matrix`` whose note meets ``flt.frontmatter`` (None without
+        conditions), kept per matrix. Each condition is looked up in its positive form
+        (``status=draft`` for ``status!=draft``) and negated on the mask, so a broad
+        negation costs what a selective lookup does."""
+        if not flt.frontmatter:
+            return None
+        key = (self._matrix_key or (model_id, ""), flt.frontmatter)
+        cached = self._fm_masks.get(key)
+        if cached is not None:
+            return cached
+        mask = np.ones(len(matrix), dtype=np.bool_)
+        with self.db.read() as conn:
+            for cond in flt.frontmatter:
+                try:
+                    rowids = chunks_meeting(conn, self.tenant_id, positive(cond))
+                except sqlite3.Error as exc:
+                    raise StoreError(f"frontmatter filter failed: {exc}") from exc
+                rows = matrix.rows_of(np.asarray(rowids, dtype=np.int64))
+                mask &= ~rows if cond.op in NEGATED else rows
+        if len(self._fm_masks) >= 64:
+            self._fm_masks.clear()
+        self._fm_masks[key] = mask
+        return mask
+
+    def frontmatter_facets(
+        self, vault_ids: Sequence[int], keys: Sequence[str]
+    ) -> dict[str, dict[str, int]]:
+        """For each key (lower case): value -> notes with it, in the vaults (all when empty)."""
+        wanted = [k.strip().lower() for k in keys]
+        with self.db.read() as conn:
+            return facet_counts(conn, self.tenant_id, vault_ids, wanted)
+
+    def chunk_fields(
+        self, rowids: Sequence[int], keys: Sequence[str]
+    ) -> dict[int, dict[str, list[str]]]:
+        """Chunk rowid -> key -> the text values (lower case) its note holds."""
+        with self.db.read() as conn:
+            return chunk_fields(conn, self.tenant_id, rowids, [k.strip().lower() for k in keys])
 
     def vector_scores(
         self, model_id: str, query: Vectors, rowids: Sequence[int], sentence_weight: float = 0.0

@@ -188,14 +188,30 @@ class VectorMatrix:
             mask = date_mask if mask is None else mask & date_mask
         return mask
 
+    def rows_of(self, rowids: npt.NDArray[np.int64]) -> npt.NDArray[np.bool_]:
+        """Rows whose chunk rowid is in ``rowids`` (any order; the matrix's are ascending)."""
+        mask = np.zeros(len(self), dtype=np.bool_)
+        if len(rowids) and len(self):
+            pos = np.clip(np.searchsorted(self.rowids, rowids), 0, len(self) - 1)
+            mask[pos[self.rowids[pos] == rowids]] = True
+        return mask
+
     def search(
-        self, query: Vectors, flt: SearchFilter, limit: int, sentence_weight: float = 0.0
+        self,
+        query: Vectors,
+        flt: SearchFilter,
+        limit: int,
+        sentence_weight: float = 0.0,
+        allowed: npt.NDArray[np.bool_] | None = None,
     ) -> list[ChunkHit]:
         """Top ``limit`` rows by dense score (cosine similarity, mixed with the best sentence
-        by ``sentence_weight``) among those the filter lets through."""
+        by ``sentence_weight``) among those the filter lets through (and ``allowed``, when
+        given: a mask of the rows the frontmatter filter leaves)."""
         if not len(self) or limit <= 0:
             return []
         mask = self.mask(flt)
+        if allowed is not None:
+            mask = allowed if mask is None else mask & allowed
         if mask is None:
             rows = np.arange(len(self))
             scores = self.matrix @ query

@@ -10,6 +10,7 @@
     no_relevant_context: "nothing in your notes matched the question well enough",
     insufficient_information: "the notes found do not answer it",
     ambiguous_question: "the question is ambiguous",
+    no_matching_notes: "no note matches the picked types, tags or filters",
   };
 
   const $ = (id) => document.getElementById(id);
@@ -18,9 +19,10 @@
   function loadScope() {
     try {
       const saved = JSON.parse(localStorage.getItem(SCOPE_STORE) || "{}");
-      return { vaults: saved.vaults || [], folders: saved.folders || [], detail: saved.detail || "normal" };
+      return { vaults: saved.vaults || [], folders: saved.folders || [], detail: saved.detail || "normal",
+        tags: saved.tags || [], types: saved.types || [] };
     } catch (_) {
-      return { vaults: [], folders: [], detail: "normal" };
+      return { vaults: [], folders: [], detail: "normal", tags: [], types: [] };
     }
   }
 
@@ -221,6 +223,7 @@
     }
     state.scope.folders = state.scope.folders.filter((f) => labels.includes(f));
     saveScope();
+    await loadFacets(names);
     const picker = $("folder-picker");
     if (!labels.length) {
       picker.replaceChildren(el("span", { class: "muted" }, "all folders"));
@@ -228,6 +231,48 @@
     }
     picker.replaceChildren(...labels.map((label) => checkbox("folder", label, label,
       state.scope.folders.includes(label), (on) => { toggle(state.scope.folders, label, on); saveScope(); })));
+  }
+
+  // Types and tags the searched vaults' notes hold (GET /vaults/{name}/frontmatter), most
+  // common first; picked ones become the frontmatter filters of every message.
+  const MAX_FACETS = 40;
+
+  async function loadFacets(names) {
+    const found = { type: [], tags: [] };
+    for (const name of names) {
+      const { values } = await api("GET", `/vaults/${encodeURIComponent(name)}/frontmatter?keys=type,tags`);
+      for (const key of Object.keys(found)) {
+        for (const value of Object.keys(values[key] || {})) {
+          // a value with a double quote cannot be written in a filter's quotes
+          if (!value.includes('"') && !found[key].includes(value)) found[key].push(value);
+        }
+      }
+    }
+    found.type = found.type.slice(0, MAX_FACETS);
+    found.tags = found.tags.slice(0, MAX_FACETS);
+    state.scope.types = state.scope.types.filter((t) => found.type.includes(t));
+    state.scope.tags = state.scope.tags.filter((t) => found.tags.includes(t));
+    saveScope();
+    const picker = $("facet-picker");
+    const boxes = [
+      ...found.type.map((t) => checkbox("type", t, `type: ${t}`, state.scope.types.includes(t),
+        (on) => { toggle(state.scope.types, t, on); saveScope(); })),
+      ...found.tags.map((t) => checkbox("tag", t, `#${t}`, state.scope.tags.includes(t),
+        (on) => { toggle(state.scope.tags, t, on); saveScope(); })),
+    ];
+    if (!boxes.length) {
+      picker.replaceChildren(el("span", { class: "muted" }, "any type or tag"));
+      return;
+    }
+    picker.replaceChildren(...boxes);
+  }
+
+  function scopeFilters() {
+    const list = (values) => `[${values.map((v) => `"${v}"`).join(", ")}]`;
+    const filters = [];
+    if (state.scope.types.length) filters.push(`type in ${list(state.scope.types)}`);
+    if (state.scope.tags.length) filters.push(`tags in ${list(state.scope.tags)}`);
+    return filters;
   }
 
   function checkbox(kind, value, label, checked, onchange) {
@@ -341,6 +386,7 @@
         el("h4", {}, "Folder selection"),
         el("p", { class: "folders" }, `method: ${fs.method || "all"}; selected: ${(fs.selected || []).join(", ") || "all"}; `
           + `available: ${(fs.available || []).length}`),
+        el("p", { class: "filters" }, `filters: ${(debug.filters || []).join(" and ") || "none"}`),
         el("h4", {}, `Candidates (strategy ${debug.strategy || "?"}, k ${debug.k})`),
         el("div", { class: "table-wrap" }, el("table", { class: "table candidates" },
           el("thead", {}, el("tr", {}, ["rank", "chunk", "vector", "lexical", "final", ""].map((h) => el("th", {}, h)))),
@@ -382,6 +428,7 @@
         sessionId: state.session.id,
         vaults: state.scope.vaults,
         folders: state.scope.folders,
+        filters: scopeFilters(),
         detail: state.scope.detail,
         debug: true,
       }, (piece) => {
