@@ -1,12 +1,16 @@
-"""``notecite mcp`` as a real subprocess, driven over stdio by the SDK's own client."""
+"""``notecite mcp`` as a real subprocess, driven over stdio by the SDK's own client, started
+as the README's Claude Desktop and VS Code configurations start it."""
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 from mcp import Client, StdioServerParameters
@@ -26,12 +30,38 @@ from tests.mcp_server.checks import (
 pytestmark = pytest.mark.anyio
 
 
+def readme_configs() -> list[dict[str, Any]]:
+    """The JSON blocks of the README's section on assistants."""
+    text = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
+    section = text.split("## Assistants (MCP)", 1)[1].split("\n## ", 1)[0]
+    return [json.loads(block) for block in re.findall(r"```json\n(.*?)```", section, re.DOTALL)]
+
+
+def readme_args() -> list[str]:
+    """The arguments the README's Claude Desktop and VS Code configurations start with."""
+    claude, vscode = readme_configs()
+    server = claude["mcpServers"]["notecite"]
+    stdio = vscode["servers"]["notecite"]
+    assert server["command"] == stdio["command"] == "notecite"
+    assert server["args"] == stdio["args"]
+    assert vscode["servers"]["notecite-http"]["url"].endswith(":8765/mcp")
+    return list(server["args"])
+
+
 @asynccontextmanager
 async def stdio_client(home: Path, *args: str) -> AsyncIterator[Client]:
-    """The SDK's client on ``python -m notecite --home HOME ... mcp ARGS``."""
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO_ROOT / "src"), *sys.path])}
-    command = ["-m", "notecite", "--home", str(home), "--embedder", "hash", "--llm", "extractive"]
-    params = StdioServerParameters(command=sys.executable, args=[*command, "mcp", *args], env=env)
+    """The SDK's client on ``notecite ARGS`` (the README's, by default), with the home and the
+    model-free providers set in the environment as the README's ``env`` would."""
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(REPO_ROOT / "src"), *sys.path]),
+        "NOTECITE_HOME": str(home),
+        "NOTECITE_EMBEDDER__NAME": "hash",
+        "NOTECITE_LLM": "extractive",
+    }
+    params = StdioServerParameters(
+        command=sys.executable, args=["-m", "notecite", *(args or readme_args())], env=env
+    )
     async with Client(params, read_timeout_seconds=60) as client:
         yield client
 
@@ -56,7 +86,7 @@ async def test_the_tools_over_stdio(mcp_home: Path) -> None:
 
 
 async def test_tenant_flag_serves_only_that_tenants_notes(mcp_home: Path) -> None:
-    async with stdio_client(mcp_home, "--tenant", "beta") as client:
+    async with stdio_client(mcp_home, "mcp", "--tenant", "beta") as client:
         vaults = structured(await client.call_tool("list_vaults", {}))["vaults"]
         assert [v["name"] for v in vaults] == ["zephyr"]
         assert await search_paths(client, "How do I create a daily note?") == [
