@@ -77,18 +77,25 @@ def server_url(mcp_home: Path) -> Iterator[str]:
             process.stderr.close()
 
 
+@pytest.fixture(params=["auto", "legacy"])
+def mode(request: pytest.FixtureRequest) -> str:
+    """How the client connects: ``auto`` (the newest protocol, one request per call) and
+    ``legacy`` (the initialize handshake and a session, as today's assistants connect)."""
+    return str(request.param)
+
+
 @asynccontextmanager
-async def http_client(url: str, key: str) -> AsyncIterator[Client]:
+async def http_client(url: str, key: str, mode: str) -> AsyncIterator[Client]:
     """The SDK's client on ``url/mcp``, sending ``Authorization: Bearer key``."""
     async with (
         httpx2.AsyncClient(headers={"Authorization": f"Bearer {key}"}, timeout=60) as http,
-        Client(streamable_http_client(url + "/mcp", http_client=http)) as client,
+        Client(streamable_http_client(url + "/mcp", http_client=http), mode=mode) as client,
     ):
         yield client
 
 
-async def test_the_tools_over_http(server_url: str) -> None:
-    async with http_client(server_url, "alpha-key") as client:
+async def test_the_tools_over_http(server_url: str, mode: str) -> None:
+    async with http_client(server_url, "alpha-key", mode) as client:
         await check_tools_listed(client)
         await check_search(
             client,
@@ -102,9 +109,9 @@ async def test_the_tools_over_http(server_url: str) -> None:
 
 
 async def test_a_second_tenants_key_sees_none_of_the_first_tenants_notes(
-    server_url: str,
+    server_url: str, mode: str
 ) -> None:
-    async with http_client(server_url, "beta-key") as client:
+    async with http_client(server_url, "beta-key", mode) as client:
         vaults = structured(await client.call_tool("list_vaults", {}))["vaults"]
         assert [(v["name"], v["notes"]) for v in vaults] == [("zephyr", 1)]
         for query in ("How do I create a daily note?", "oat milk", "safe code"):
@@ -121,7 +128,7 @@ async def test_a_second_tenants_key_sees_none_of_the_first_tenants_notes(
         with pytest.raises(MCPError, match=r"unknown vault 'foam'"):
             await client.read_resource("notecite://foam/user/tools/cli/daily.md")
 
-    async with http_client(server_url, "gamma-key") as client:
+    async with http_client(server_url, "gamma-key", mode) as client:
         empty = await client.call_tool("search", {"query": "daily note"})
         assert "no vaults yet" in error_text(empty)
 

@@ -49,7 +49,7 @@ def readme_args() -> list[str]:
 
 
 @asynccontextmanager
-async def stdio_client(home: Path, *args: str) -> AsyncIterator[Client]:
+async def stdio_client(home: Path, *args: str, mode: str = "auto") -> AsyncIterator[Client]:
     """The SDK's client on ``notecite ARGS`` (the README's, by default), with the home and the
     model-free providers set in the environment as the README's ``env`` would."""
     env = {
@@ -62,7 +62,7 @@ async def stdio_client(home: Path, *args: str) -> AsyncIterator[Client]:
     params = StdioServerParameters(
         command=sys.executable, args=["-m", "notecite", *(args or readme_args())], env=env
     )
-    async with Client(params, read_timeout_seconds=60) as client:
+    async with Client(params, read_timeout_seconds=60, mode=mode) as client:
         yield client
 
 
@@ -86,7 +86,8 @@ async def test_the_tools_over_stdio(mcp_home: Path) -> None:
 
 
 async def test_tenant_flag_serves_only_that_tenants_notes(mcp_home: Path) -> None:
-    async with stdio_client(mcp_home, "mcp", "--tenant", "beta") as client:
+    # the initialize handshake (``legacy``), as Claude Desktop and VS Code connect today
+    async with stdio_client(mcp_home, "mcp", "--tenant", "beta", mode="legacy") as client:
         vaults = structured(await client.call_tool("list_vaults", {}))["vaults"]
         assert [v["name"] for v in vaults] == ["zephyr"]
         assert await search_paths(client, "How do I create a daily note?") == [
