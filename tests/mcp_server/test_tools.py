@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import pytest
 from mcp.server.mcpserver.exceptions import ToolError
 
 from notecite import Engine
 from notecite.mcp.tools import MAX_NOTE_LINES, ask_notes, read_note, search_notes, vault_list
-from tests.helpers import MakeVault
+from tests.helpers import REPO_ROOT, MakeVault
 
 LONG = "\n".join(f"line {n}" for n in range(1, MAX_NOTE_LINES + 11))
 
@@ -36,3 +40,19 @@ def test_get_note_returns_line_spans(engine: Engine, make_vault: MakeVault) -> N
         read_note(engine, "v", "long.md", 9999)
     with pytest.raises(ToolError, match="end_line 2 is before start_line 5"):
         read_note(engine, "v", "long.md", 5, 2)
+
+
+def test_building_the_server_configures_no_logging() -> None:
+    # a fresh process: pytest's own handlers on the root logger would hide the SDK's
+    script = (
+        "import logging\n"
+        "from notecite.mcp import build_server\n"
+        "build_server(lambda ctx: None)\n"
+        "print(len(logging.getLogger().handlers))\n"
+    )
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO_ROOT / "src"), *sys.path])}
+    ran = subprocess.run(
+        [sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=120
+    )
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stdout.strip() == "0"

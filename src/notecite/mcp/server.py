@@ -7,6 +7,9 @@ HTTP), where each request is served on the engine of its bearer key's tenant.
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from mcp.server.mcpserver import MCPServer
@@ -22,15 +25,26 @@ it abstains, saying so, when the notes do not hold the answer. Use `search` to f
 that scope both. Everything is read-only."""
 
 
+@contextmanager
+def _logging_left_alone() -> Iterator[None]:
+    """``MCPServer()`` calls ``logging.basicConfig`` (a handler on the root logger) when the
+    root has none; the library configures no logging (the CLI and server do), so the root
+    holds a handler for the call."""
+    root = logging.getLogger()
+    guard = logging.NullHandler()
+    root.addHandler(guard)
+    try:
+        yield
+    finally:
+        root.removeHandler(guard)
+
+
 def build_server(engine_for: EngineFor) -> MCPServer[Any]:
     """The notecite MCP server; ``engine_for(ctx)`` gives the engine a request runs on."""
-    server: MCPServer[Any] = MCPServer(
-        "notecite",
-        title="notecite",
-        instructions=INSTRUCTIONS,
-        version=__version__,
-        log_level="WARNING",
-    )
+    with _logging_left_alone():
+        server: MCPServer[Any] = MCPServer(
+            "notecite", title="notecite", instructions=INSTRUCTIONS, version=__version__
+        )
     register_tools(server, engine_for)
     register_resources(server, engine_for)
     return server
