@@ -48,6 +48,8 @@ class McpEndpoint:
     """The ASGI endpoint at ``/mcp``: the bearer key's tenant, then the SDK's transport."""
 
     def __init__(self, server: MCPServer[Any]) -> None:
+        # builds the SDK's session manager (its own Starlette app is not used: this endpoint
+        # is the route, inside the API's middleware)
         server.streamable_http_app(
             streamable_http_path=PATH,
             transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),
