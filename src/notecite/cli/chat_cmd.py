@@ -7,7 +7,9 @@ import sys
 import click
 
 from notecite.chat.sessions import Sessions
+from notecite.cli.models_cmd import prepare_llm
 from notecite.cli.state import CliState, pass_state
+from notecite.errors import LLMError
 from notecite.schemas.chat import ChatRequest, ChatResponse, SessionSettings
 from notecite.store.sessions import SessionStore
 
@@ -63,6 +65,10 @@ def chat_command(
     """
     store = state.engine.open_sessions()
     try:
+        prepare_llm(state.engine)  # the model loads now, not on the first message
+    except LLMError as exc:
+        click.secho(f"the model is not ready ({exc}); answers will list notes only", err=True)
+    try:
         if session_id is not None:
             session = _sessions(state, store).get(session_id)
             click.echo(f"Resuming {session.title!r} ({session.message_count} messages).")
@@ -114,6 +120,10 @@ def sessions_list(state: CliState, limit: int) -> None:
     """Sessions, most recently active first: id, last activity, messages, title."""
     store = state.engine.open_sessions()
     try:
+        prepare_llm(state.engine)  # the model loads now, not on the first message
+    except LLMError as exc:
+        click.secho(f"the model is not ready ({exc}); answers will list notes only", err=True)
+    try:
         found = _sessions(state, store).recent(limit)
     finally:
         store.close()
@@ -132,6 +142,10 @@ def sessions_list(state: CliState, limit: int) -> None:
 def sessions_show(state: CliState, session_id: str, as_json: bool) -> None:
     """Show SESSION_ID: its settings and every message, oldest first."""
     store = state.engine.open_sessions()
+    try:
+        prepare_llm(state.engine)  # the model loads now, not on the first message
+    except LLMError as exc:
+        click.secho(f"the model is not ready ({exc}); answers will list notes only", err=True)
     try:
         detail = _sessions(state, store).detail(session_id)
     finally:
@@ -156,6 +170,10 @@ def sessions_show(state: CliState, session_id: str, as_json: bool) -> None:
 def sessions_delete(state: CliState, session_id: str) -> None:
     """Delete SESSION_ID and its messages."""
     store = state.engine.open_sessions()
+    try:
+        prepare_llm(state.engine)  # the model loads now, not on the first message
+    except LLMError as exc:
+        click.secho(f"the model is not ready ({exc}); answers will list notes only", err=True)
     try:
         _sessions(state, store).delete(session_id)
     finally:
