@@ -108,4 +108,4 @@ class Sessions:
 
 
 def _not_found(session_id: str) -> SessionNotFoundError:
-    return SessionNotFoundError(f"no chat session {session_id!r}; list sessions with GET /sessions")
+    return SessionNotFoundError(f"no chat session {session_id!r}; list the sessions to find its id")

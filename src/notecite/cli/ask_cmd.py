@@ -6,6 +6,7 @@ import sys
 
 import click
 
+from notecite.cli.checks import non_empty, require_notes
 from notecite.cli.state import CliState, pass_state
 from notecite.schemas.ask import AskRequest, AskResponse
 
@@ -25,7 +26,7 @@ def print_references(response: AskResponse) -> None:
 
 
 @click.command("ask")
-@click.argument("question")
+@click.argument("question", callback=non_empty)
 @click.option("--vault", "vaults", multiple=True, help="Ask only this vault (repeatable).")
 @click.option("--folder", "folders", multiple=True, help="Folder prefix to search (repeatable).")
 @click.option(
@@ -86,6 +87,7 @@ def ask_command(
         )
     except ValueError as exc:
         raise click.BadParameter(str(exc).split("\n")[-1], param_hint="QUESTION") from exc
+    require_notes(state.engine, vaults, folders)
     if as_json:
         response = state.engine.ask(request)
         click.echo(response.model_dump_json(indent=2, exclude_none=True))
