@@ -7,7 +7,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Locator, Page, expect
+from playwright.sync_api import Browser, Locator, Page, Route, expect
 
 from notecite.api import create_app
 from notecite.testing import hash_settings
@@ -149,6 +149,7 @@ def test_sessions_switch_rename_and_delete(page: Page, base_url: str) -> None:
     entry.locator(".session-title").click()
     expect(page.locator("#messages .message.user")).to_have_text(["When is the Apollo launch?"])
     assert session_id(page) == first
+    expect(entry).to_have_attribute("aria-current", "true")  # the list is drawn for it
 
     entry.get_by_role("button", name=re.compile("^rename")).click()
     page.locator("#session-list input.rename").fill("Launch plans")
@@ -165,6 +166,37 @@ def test_sessions_switch_rename_and_delete(page: Page, base_url: str) -> None:
     ).click()
     expect(page.locator(f'#session-list li[data-id="{second}"]')).to_have_count(0)
     assert httpx.get(f"{base_url}/sessions/{second}").status_code == 404
+
+
+SESSION_LIST = re.compile(r"/sessions(\?[^/]*)?$")
+
+
+def test_a_list_redraw_during_a_rename_keeps_the_input(page: Page) -> None:
+    """The cause of a flaky test: the list drawn again (after a switch or an answer) while a
+    title was being edited took the input away. Here the redraw is held until the edit began."""
+    open_chat(page)
+    first = new_session(page)
+    ask(page, "When is the Apollo launch?")
+    new_session(page)
+    held: list[Route] = []
+    page.route(SESSION_LIST, lambda route: held.append(route))
+    entry = page.locator(f'#session-list li[data-id="{first}"]')
+    entry.locator(".session-title").click()
+    expect(page.locator("#messages .message.user")).to_have_text(["When is the Apollo launch?"])
+    while not held:
+        page.wait_for_timeout(20)
+    entry.get_by_role("button", name=re.compile("^rename")).click()
+    rename = page.locator("#session-list input.rename")
+    expect(rename).to_be_focused()
+    with page.expect_response(SESSION_LIST):
+        for route in held:
+            route.continue_()
+    page.unroute(SESSION_LIST)
+    page.evaluate("new Promise((done) => setTimeout(done, 50))")  # the late reply is handled
+    expect(rename).to_be_focused()
+    rename.fill("Launch plans")
+    rename.press("Enter")
+    expect(entry.locator(".session-title")).to_have_text("Launch plans")
 
 
 def test_the_chat_logs_table_shows_a_rag_badge_with_its_settings(page: Page) -> None:

@@ -13,7 +13,7 @@
   };
 
   const $ = (id) => document.getElementById(id);
-  const state = { session: null, sending: false, scope: loadScope() };
+  const state = { session: null, sending: false, renaming: null, scope: loadScope() };
 
   function loadScope() {
     try {
@@ -30,8 +30,18 @@
 
   // -- sessions ------------------------------------------------------------------------
 
+  // The list is re-rendered after every answer, switch and rename. Two rules keep it from
+  // changing under the user: a reply older than the last one drawn is dropped, and nothing is
+  // redrawn while a title is being edited (the redraw waits until the edit ends).
+  let listRequests = 0;
+  let listDrawn = 0;
+
   async function refreshSessions() {
+    const asked = ++listRequests;
     const { sessions } = await api("GET", "/sessions");
+    if (asked < listDrawn) return sessions;
+    if (state.renaming) return sessions; // the edit's end redraws
+    listDrawn = asked;
     const list = $("session-list");
     list.replaceChildren(...sessions.map(sessionItem));
     if (!sessions.length) list.append(el("li", { class: "muted" }, "no sessions yet"));
@@ -62,7 +72,10 @@
 
   function startRename(item, session) {
     const input = el("input", { type: "text", class: "rename", value: session.title, "aria-label": "new title" });
+    let finished = false;
     const finish = async (save) => {
+      if (finished) return;
+      finished = true;
       const title = input.value.trim();
       if (save && title && title !== session.title) {
         try {
@@ -72,6 +85,7 @@
           toast(error.message);
         }
       }
+      state.renaming = null;
       await refreshSessions();
     };
     input.addEventListener("keydown", (event) => {
@@ -79,6 +93,7 @@
       else if (event.key === "Escape") finish(false);
     });
     input.addEventListener("blur", () => finish(true), { once: true });
+    state.renaming = session.id;
     item.replaceChildren(input);
     input.focus();
     input.select();
