@@ -7,6 +7,7 @@ citation checks, fallbacks) -> store the question and the answer (with its sourc
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable, Sequence
 
@@ -16,6 +17,7 @@ from notecite.chat.history import history_messages, sources_block
 from notecite.chat.prompts import plain_messages, rag_messages
 from notecite.chat.sessions import Sessions, check_tenant, title_from
 from notecite.config import AskSettings, ChatSettings, GenerationSettings
+from notecite.errors import GenerationCancelled
 from notecite.generate.answer import (
     AnswerSettings,
     CitedAnswer,
@@ -57,6 +59,8 @@ Retrieve = Callable[[AskRequest, LLM, AskSettings, DebugInfo], Retrieved]
 """The retrieval stage for a question with the given LLM and ask settings (the Engine's)."""
 
 SNIPPET_CHARS = 300
+
+logger = logging.getLogger(__name__)
 
 
 def session_ask_settings(ask: AskSettings, settings: SessionSettings) -> AskSettings:
@@ -155,24 +159,39 @@ class ChatService:
             query=query.query,
         )
         missing = retrieved.missing.not_in_vaults if retrieved and kept else ()
-        if settings.enable_rag and (not kept or missing):
-            text = FALLBACK_ANSWER
-            if retrieved and retrieved.empty_index:
-                text = NO_NOTES_ANSWER
-            elif missing:
-                text = not_mentioned_answer(missing)
-            if on_token is not None:
-                on_token(text)
-            answer = CitedAnswer(text=text, outcome="fallback")
-        else:
-            absent = retrieved.missing.not_in_context if retrieved else ()
-            answer = self._answer(
-                request, query.query, history, kept, settings, llm, on_token, absent
-            )
-            if self._note_lines is not None:
-                place_quotes(answer, kept, self._note_lines)
+        written: list[str] = []
+
+        def write(piece: str) -> None:
+            assert on_token is not None
+            on_token(piece)  # raises GenerationCancelled when the client went away
+            written.append(piece)
+
+        token = write if on_token is not None else None
+        try:
+            if settings.enable_rag and (not kept or missing):
+                text = FALLBACK_ANSWER
+                if retrieved and retrieved.empty_index:
+                    text = NO_NOTES_ANSWER
+                elif missing:
+                    text = not_mentioned_answer(missing)
+                if token is not None:
+                    token(text)
+                answer = CitedAnswer(text=text, outcome="fallback")
+            else:
+                absent = retrieved.missing.not_in_context if retrieved else ()
+                answer = self._answer(
+                    request, query.query, history, kept, settings, llm, token, absent
+                )
+                if self._note_lines is not None:
+                    place_quotes(answer, kept, self._note_lines)
+        except GenerationCancelled:
+            logger.debug("turn cancelled after %d pieces", len(written))
+            meta.cancelled = True
+            answer = CitedAnswer(text="".join(written).strip(), outcome="failed")
         error = None
-        if answer.error is not None:
+        if meta.cancelled:
+            pass  # neither an error nor an abstention: the user stopped it
+        elif answer.error is not None:
             error = ErrorInfo(type=failure_type(answer.error), message=str(answer.error))
         else:
             meta.invalid_citations = len(answer.invalid)

@@ -217,7 +217,13 @@ def _generate(llm: LLM, request: GenerationRequest, on_token: TokenCallback | No
     if on_token is None:
         return llm.generate(request)
     streamed: list[str] = []
-    for piece in llm.stream(request):
-        streamed.append(piece)
-        on_token(piece)
+    pieces = llm.stream(request)
+    try:
+        for piece in pieces:
+            streamed.append(piece)
+            on_token(piece)
+    finally:  # on_token raised (the client left): closing the stream stops the provider
+        close = getattr(pieces, "close", None)
+        if close is not None:
+            close()
     return "".join(streamed)

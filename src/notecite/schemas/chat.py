@@ -111,8 +111,9 @@ class RetrievalMeta(_Camel):
 
 
 class ChatMeta(_Camel):
-    """Model, retrieval figures, removed citations, the query that was searched, and whether
-    the answer is an abstention (the notes did not answer it) and why."""
+    """Model, retrieval figures, removed citations, the query that was searched, whether
+    the answer is an abstention (the notes did not answer it) and why, and whether the client
+    stopped it."""
 
     model: str
     retrieval: RetrievalMeta = Field(default_factory=RetrievalMeta)
@@ -120,6 +121,9 @@ class ChatMeta(_Camel):
     query: str = ""
     abstained: bool = False
     abstain_reason: AbstainReason | None = None
+    cancelled: bool = Field(
+        default=False, description="the client stopped the turn; the answer is what was written"
+    )
 
 
 class ChatRequest(_Camel):
