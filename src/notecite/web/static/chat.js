@@ -13,6 +13,16 @@
   };
 
   const $ = (id) => document.getElementById(id);
+
+  /** An event handler that shows its failure (the server down, a 4xx) instead of leaving an
+      unhandled rejection. */
+  const guarded = (fn) => async (...args) => {
+    try {
+      await fn(...args);
+    } catch (error) {
+      toast(error.message);
+    }
+  };
   const state = {
     session: null, sending: false, renaming: null, controller: null, scope: loadScope(),
     notes: "unknown",  // "none" (no vault), "unindexed" (nothing indexed), "ready"
@@ -55,7 +65,7 @@
     const current = state.session && state.session.id === session.id;
     const title = el("button", {
       type: "button", class: "session-title", title: session.title,
-      onclick: () => openSession(session.id),
+      onclick: guarded(() => openSession(session.id)),
     }, session.title);
     const rename = el("button", {
       type: "button", class: "icon", title: "rename", "aria-label": "rename " + session.title,
@@ -63,7 +73,7 @@
     }, "✎");
     const remove = el("button", {
       type: "button", class: "icon", title: "delete", "aria-label": "delete " + session.title,
-      onclick: () => deleteSession(session),
+      onclick: guarded(() => deleteSession(session)),
     }, "×");
     const item = el("li", {
       class: current ? "session current" : "session",
@@ -309,7 +319,7 @@
       setTimeout(() => { copy.textContent = "Copy"; }, 1500);
     });
     const again = el("button", { type: "button", class: "regenerate", title: "ask the last question again",
-      onclick: regenerate }, "Regenerate");
+      onclick: guarded(regenerate) }, "Regenerate");
     return el("div", { class: "actions" }, copy, again);
   }
 
@@ -335,10 +345,10 @@
     });
   }
 
-  function regenerate() {
+  async function regenerate() {
     const asked = $("messages").querySelectorAll(".message.user");
     if (!asked.length || state.sending) return;
-    send(asked[asked.length - 1].dataset.text);
+    await send(asked[asked.length - 1].dataset.text);
   }
 
   function answerMessage(response) {
@@ -535,14 +545,15 @@
     wireSettings();
     $("detail").value = state.scope.detail;
     $("detail").addEventListener("change", (e) => { state.scope.detail = e.target.value; saveScope(); });
-    $("composer").addEventListener("submit", (event) => { event.preventDefault(); send(); });
+    const sendNow = guarded(send);
+    $("composer").addEventListener("submit", (event) => { event.preventDefault(); sendNow(); });
     $("message").addEventListener("keydown", (event) => {
       if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
         event.preventDefault();
-        send();
+        sendNow();
       }
     });
-    $("new-session").addEventListener("click", newSession);
+    $("new-session").addEventListener("click", guarded(newSession));
     $("stop").addEventListener("click", () => { if (state.controller) state.controller.abort(); });
     $("close-sidebar").addEventListener("click", () => document.body.classList.remove("sidebar-open"));
     $("source-close").addEventListener("click", closeSource);
