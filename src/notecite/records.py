@@ -57,6 +57,8 @@ class MetaRecord:
     abstained: bool = False
     abstain_reason: str | None = None
     cancelled: bool = False
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
 
 
 @dataclass(frozen=True, kw_only=True)

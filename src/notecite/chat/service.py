@@ -160,6 +160,7 @@ class ChatService:
         )
         missing = retrieved.missing.not_in_vaults if retrieved and kept else ()
         written: list[str] = []
+        absent = retrieved.missing.not_in_context if retrieved else ()
 
         def write(piece: str) -> None:
             assert on_token is not None
@@ -178,7 +179,6 @@ class ChatService:
                     token(text)
                 answer = CitedAnswer(text=text, outcome="fallback")
             else:
-                absent = retrieved.missing.not_in_context if retrieved else ()
                 answer = self._answer(
                     request, query.query, history, kept, settings, llm, token, absent
                 )
@@ -198,6 +198,10 @@ class ChatService:
             reason = _abstain_reason(settings, retrieved, answer)
             meta.abstained, meta.abstain_reason = reason is not None, reason
         meta.retrieval.k = sum(len(m) for m in answer.members.values())
+        if answer.raw:  # the model answered: what it read and wrote, in the context's tokens
+            sent = _prompt_builder(request, query.query, history, settings, absent)(answer.sources)
+            meta.prompt_tokens = sum(self._count_tokens([m.content for m in sent]))
+            meta.completion_tokens = sum(self._count_tokens([answer.raw]))
         text = answer.text
         by_cid = {s.cid: s for s in answer.sources}
         cited = [by_cid[cid] for cid in answer.cited]
@@ -244,14 +248,7 @@ class ChatService:
         absent: Sequence[str] = (),
     ) -> CitedAnswer:
         """The answer through the one answer path, with history and the session's prompt."""
-
-        def prompt(sources: Sequence[ContextSource]) -> tuple[ChatMessage, ...]:
-            if settings.enable_rag:
-                return rag_messages(
-                    query, sources, history, settings.system_prompt, request.detail, absent
-                )
-            return plain_messages(request.message, history, settings.system_prompt)
-
+        prompt = _prompt_builder(request, query, history, settings, absent)
         return answer_with_citations(
             llm,
             request.message,  # model-free providers pick sentences by the user's own words
@@ -300,6 +297,28 @@ class ChatService:
                 )
             )
         return citations
+
+
+PromptBuilder = Callable[[Sequence[ContextSource]], tuple[ChatMessage, ...]]
+
+
+def _prompt_builder(
+    request: ChatRequest,
+    query: str,
+    history: Sequence[ChatMessage],
+    settings: SessionSettings,
+    absent: Sequence[str],
+) -> PromptBuilder:
+    """The messages the model is sent for a given context."""
+
+    def prompt(sources: Sequence[ContextSource]) -> tuple[ChatMessage, ...]:
+        if settings.enable_rag:
+            return rag_messages(
+                query, sources, history, settings.system_prompt, request.detail, absent
+            )
+        return plain_messages(request.message, history, settings.system_prompt)
+
+    return prompt
 
 
 def _label(citation: ChatCitation) -> str:

@@ -124,6 +124,8 @@ class ChatMeta(_Camel):
     cancelled: bool = Field(
         default=False, description="the client stopped the turn; the answer is what was written"
     )
+    prompt_tokens: int = Field(default=0, description="tokens of the prompt the model read")
+    completion_tokens: int = Field(default=0, description="tokens the model wrote")
 
 
 class ChatRequest(_Camel):
