@@ -276,9 +276,7 @@ class ChatService:
             chunk = best[source.cid]
             origin = origins.get(chunk.chunk.chunk_id)
             support = answer.support.get(source.cid)
-            snippet = " ".join(source.text.split())
-            if len(snippet) > SNIPPET_CHARS:
-                snippet = snippet[: SNIPPET_CHARS - 3].rstrip() + "..."
+            snippet = _snippet(source.text)
             citations.append(
                 ChatCitation(
                     cid=source.cid,
@@ -297,6 +295,16 @@ class ChatService:
                 )
             )
         return citations
+
+
+def _snippet(text: str) -> str:
+    """The passage as markdown the page can render: its lines kept (a heading stays a
+    heading), runs of spaces and blank lines squeezed, at most SNIPPET_CHARS."""
+    lines = [" ".join(line.split()) for line in text.strip().splitlines()]
+    snippet = "\n".join(line for i, line in enumerate(lines) if line or (i and lines[i - 1]))
+    if len(snippet) > SNIPPET_CHARS:
+        snippet = snippet[: SNIPPET_CHARS - 3].rstrip() + "..."
+    return snippet
 
 
 PromptBuilder = Callable[[Sequence[ContextSource]], tuple[ChatMessage, ...]]
