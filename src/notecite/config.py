@@ -142,6 +142,18 @@ class AskSettings(_Section):
     )
     context_tokens: int = Field(default=4000, ge=64, description="context budget, remote LLMs")
     context_tokens_local: int = Field(default=2000, ge=64, description="for the local model")
+    context: Literal["evidence", "chunks"] = Field(
+        default="evidence",
+        description="evidence: only the lines of each retrieved chunk that carry the answer, "
+        "with their neighbours (a short prompt: fast on a local model); chunks: whole chunks "
+        "up to the context budget",
+    )
+    evidence_tokens: int = Field(
+        default=1200, ge=64, description="evidence budget at detail=normal, remote LLMs"
+    )
+    evidence_tokens_local: int = Field(
+        default=300, ge=64, description="evidence budget at detail=normal, the local model"
+    )
     max_folders_ranked: int = Field(default=200, ge=1)
     log_queries: bool = Field(
         default=True, description="keep questions and answers in the query log table"
@@ -267,6 +279,11 @@ class ServerSettings(_Section):
 
     host: str = "127.0.0.1"
     port: int = Field(default=8765, ge=1, le=65535)
+    preload_llm: bool = Field(
+        default=True,
+        description="assemble and load the local model before serving, so the first "
+        "question does not wait for it",
+    )
     api_keys: list[SecretStr] = Field(
         default_factory=list, description="keys of the default tenant"
     )

@@ -18,7 +18,7 @@ from notecite.config import AskSettings, Settings
 from notecite.embed.base import Embedder
 from notecite.errors import VaultError
 from notecite.generate.answer import TokenCallback
-from notecite.generate.base import LLM
+from notecite.generate.base import LLM, ModelProgress, Preparable
 from notecite.ingest.indexer import ProgressCallback, VaultIndexer
 from notecite.pipeline import AskPipeline, grounder_for
 from notecite.querylog import query_log_record
@@ -95,6 +95,16 @@ class Engine:
     def llm(self, name: str | None = None) -> LLM:
         """The LLM provider ``name`` (default: the configured one), built once."""
         return self.parts.llm(name)
+
+    def prepare_llm(self, name: str | None = None, progress: ModelProgress | None = None) -> bool:
+        """Make the LLM ``name`` ready now (the local model: assemble once, then load), so
+        the first question does not wait for it; False when it has nothing to prepare or
+        is ready already."""
+        llm = self.llm(name)
+        if not isinstance(llm, Preparable) or llm.ready:
+            return False
+        llm.prepare(progress)
+        return True
 
     def for_tenant(self, tenant: str) -> Engine:
         """An Engine over ``tenant``'s vaults, notes and sessions (created when new), sharing

@@ -34,6 +34,7 @@ from notecite.schemas.ask import (
     ClaimCheck,
     DebugInfo,
     ErrorInfo,
+    GenerationDebug,
     Reference,
     RetrievedChunk,
 )
@@ -66,11 +67,21 @@ def context_pieces(kept: Sequence[Candidate]) -> list[ContextPiece]:
     ]
 
 
-def context_budget(settings: AskSettings, llm: LLM) -> ContextBudget:
-    """The context budget for ``llm`` (the local model reads slowly: a smaller one)."""
+EVIDENCE_SCALE = {"brief": 0.6, "normal": 1.0, "detailed": 2.0}
+"""The evidence budget per detail level, as a share of the ``normal`` one."""
+
+
+def context_budget(settings: AskSettings, llm: LLM, detail: str = "normal") -> ContextBudget:
+    """The context budget for ``llm`` (the local model reads slowly: a smaller one) and the
+    answer's detail level."""
     local = llm.name == "local"
+    evidence = None
+    if settings.context == "evidence":
+        base = settings.evidence_tokens_local if local else settings.evidence_tokens
+        evidence = round(base * EVIDENCE_SCALE.get(detail, 1.0))
     return ContextBudget(
-        max_tokens=settings.context_tokens_local if local else settings.context_tokens
+        max_tokens=settings.context_tokens_local if local else settings.context_tokens,
+        evidence_tokens=evidence,
     )
 
 
@@ -193,7 +204,7 @@ class AskPipeline:
             ),
             self._count_tokens,
             AnswerSettings(
-                budget=context_budget(self._settings, self._llm),
+                budget=context_budget(self._settings, self._llm, request.detail),
                 citation_style=request.citation_style,
                 temperature=self._generation.temperature,
                 max_tokens=self._generation.max_tokens,
@@ -203,8 +214,7 @@ class AskPipeline:
         )
         if self._note_lines is not None:
             place_quotes(answer, kept, self._note_lines)
-        debug.timings_ms.generate = answer.generate_ms
-        debug.context_blocks = answer.blocks
+        record_generation(debug, answer)
         debug.invalid_citations = list(answer.invalid)
         return finish(self._response(answer, kept, debug))
 
@@ -235,6 +245,28 @@ class AskPipeline:
             abstained=True,
             abstain_reason="insufficient_information",
         )
+
+
+def record_generation(debug: DebugInfo, answer: CitedAnswer) -> None:
+    """The answer's model call in the debug view: its times, tokens and rates."""
+    debug.timings_ms.generate = answer.generate_ms
+    debug.timings_ms.first_token = answer.first_token_ms
+    debug.context_blocks = answer.blocks
+    debug.raw_answer = answer.raw
+    usage = answer.usage
+    if usage.prompt_ms:
+        debug.timings_ms.prompt_eval = usage.prompt_ms
+    read = usage.prompt_tokens - usage.cached_tokens
+    debug.generation = GenerationDebug(
+        prompt_tokens=usage.prompt_tokens,
+        cached_tokens=usage.cached_tokens,
+        output_tokens=usage.output_tokens,
+        prompt_tokens_per_s=round(read / usage.prompt_ms * 1000, 2) if usage.prompt_ms else None,
+        output_tokens_per_s=(
+            round(usage.output_tokens / usage.output_ms * 1000, 2) if usage.output_ms else None
+        ),
+        context_tokens=answer.context_tokens,
+    )
 
 
 def closest(kept: Sequence[Candidate]) -> list[Reference]:

@@ -23,7 +23,7 @@ from notecite.testing.wire import chat_completion
 
 
 @contextmanager
-def serving(app: FastAPI) -> Iterator[str]:
+def serving(app: FastAPI, start_s: float = 15) -> Iterator[str]:
     """Serve ``app`` with uvicorn in a thread on a free loopback port; stop it afterwards."""
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.bind(("127.0.0.1", 0))
@@ -31,7 +31,7 @@ def serving(app: FastAPI) -> Iterator[str]:
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
-    deadline = time.monotonic() + 15
+    deadline = time.monotonic() + start_s
     while not server.started:
         assert thread.is_alive(), "uvicorn stopped while starting"
         assert time.monotonic() < deadline, "uvicorn did not start"

@@ -43,6 +43,7 @@ def test_an_ask_with_the_local_provider_keeps_the_contract(tmp_path: Path) -> No
             debug=True,
         )
         response = engine.ask(request, on_token=pieces.append)
+        again = engine.ask(request.model_copy(update={"detail": "brief"}))
 
     assert response.error is None
     assert response.debug is not None
@@ -54,6 +55,22 @@ def test_an_ask_with_the_local_provider_keeps_the_contract(tmp_path: Path) -> No
     assert cited <= set(range(1, kept + 1))
     if response.abstained:
         assert response.abstain_reason == "insufficient_information"
+    # llama.cpp reports what it read and wrote; the streamed answer has a first-text time
+    generation = response.debug.generation
+    assert generation is not None
+    assert generation.prompt_tokens > generation.context_tokens > 0
+    assert generation.output_tokens > 0
+    assert generation.prompt_tokens_per_s
+    assert generation.output_tokens_per_s
+    timings = response.debug.timings_ms
+    assert timings.first_token is not None
+    assert 0 < timings.first_token <= timings.generate
+    assert timings.prompt_eval is not None
+    assert timings.prompt_eval > 0
+    # the second question reuses the system prompt the model already read (its prompt cache)
+    assert again.debug is not None
+    assert again.debug.generation is not None
+    assert again.debug.generation.cached_tokens >= 40
 
 
 def test_an_unknown_local_model_is_an_llm_error_naming_the_choices(tmp_path: Path) -> None:

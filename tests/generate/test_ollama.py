@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from http.server import BaseHTTPRequestHandler
 from typing import Any
 
@@ -10,9 +11,10 @@ import pytest
 
 from notecite.config import GenerationSettings
 from notecite.errors import LLMError
-from notecite.generate.base import ChatMessage, GenerationRequest
+from notecite.generate.base import ChatMessage, GenerationRequest, GenerationUsage
 from notecite.generate.ollama import OllamaLLM
 from notecite.testing.loopback import LoopbackServer, hold, send_json, send_lines
+from notecite.testing.wire import ollama_chat
 
 REQUEST = GenerationRequest(
     messages=(ChatMessage("system", "Answer briefly."), ChatMessage("user", "When is it?")),
@@ -96,3 +98,23 @@ def test_a_hanging_server_times_out() -> None:
 
     with LoopbackServer(respond) as server, pytest.raises(LLMError, match="timed out"):
         provider(server, timeout_s=0.3).generate(REQUEST)
+
+
+def test_the_final_line_s_counts_and_durations_are_recorded() -> None:
+    final = ollama_chat("", "llama3.2:1b")
+    final.update(
+        prompt_eval_count=300,
+        prompt_eval_duration=1_500_000_000,
+        eval_count=20,
+        eval_duration=800_000_000,
+    )
+
+    def respond(h: BaseHTTPRequestHandler, body: Any, n: int) -> None:
+        lines = [json.dumps(ollama_chat("March 14 [N1]", "llama3.2:1b", done=False))]
+        send_lines(h, [*lines, json.dumps(final)], "application/x-ndjson")
+
+    usage = GenerationUsage()
+    with LoopbackServer(respond) as server:
+        assert list(provider(server).stream(replace(REQUEST, usage=usage))) == ["March 14 [N1]"]
+    assert (usage.prompt_tokens, usage.output_tokens) == (300, 20)
+    assert (usage.prompt_ms, usage.output_ms) == (1500.0, 800.0)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import time
+from dataclasses import replace
 from http.server import BaseHTTPRequestHandler
 from typing import Any
 
@@ -11,7 +13,7 @@ from pydantic import SecretStr
 
 from notecite.config import GenerationSettings
 from notecite.errors import LLMError
-from notecite.generate.base import ChatMessage, GenerationRequest
+from notecite.generate.base import ChatMessage, GenerationRequest, GenerationUsage
 from notecite.generate.openai_compat import OpenAICompatLLM
 from notecite.testing.loopback import LoopbackServer, hold, send_json, send_lines
 from notecite.testing.wire import chat_completion, sse_events
@@ -170,3 +172,43 @@ def test_a_stream_that_stalls_midway_fails_without_repeating_pieces() -> None:
             got.extend(provider(server, retries=1, timeout_s=0.5).stream(REQUEST))
         assert got == ["Hello"]
         assert len(server.received) == 1
+
+
+def test_a_reported_usage_is_recorded_also_from_a_usage_only_stream_event() -> None:
+    # With stream_options.include_usage, OpenAI ends the stream with an event whose
+    # choices are empty and which carries the usage.
+    usage_event = {
+        "id": "chatcmpl-1",
+        "object": "chat.completion.chunk",
+        "choices": [],
+        "usage": {
+            "prompt_tokens": 412,
+            "completion_tokens": 17,
+            "total_tokens": 429,
+            "prompt_tokens_details": {"cached_tokens": 256},
+        },
+    }
+
+    def respond(h: BaseHTTPRequestHandler, body: Any, n: int) -> None:
+        events = sse_events(["On March 14. [N1]"])
+        lines = [*events[:-2], f"data: {json.dumps(usage_event)}", "", *events[-2:]]
+        send_lines(h, lines, "text/event-stream")
+
+    usage = GenerationUsage()
+    with LoopbackServer(respond) as server:
+        streamed = list(provider(server).stream(replace(REQUEST, usage=usage)))
+    assert streamed == ["On March 14. [N1]"]
+    assert (usage.prompt_tokens, usage.cached_tokens, usage.output_tokens) == (412, 256, 17)
+
+
+def test_generate_records_the_usage_of_the_reply() -> None:
+    reply = chat_completion("fine [N1]")
+    reply["usage"] = {"prompt_tokens": 90, "completion_tokens": 3, "total_tokens": 93}
+
+    def respond(h: BaseHTTPRequestHandler, body: Any, n: int) -> None:
+        send_json(h, reply)
+
+    usage = GenerationUsage()
+    with LoopbackServer(respond) as server:
+        assert provider(server).generate(replace(REQUEST, usage=usage)) == "fine [N1]"
+    assert (usage.prompt_tokens, usage.output_tokens, usage.cached_tokens) == (90, 3, 0)

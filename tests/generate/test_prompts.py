@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from notecite.generate.base import ChatMessage, ContextSource
 from notecite.generate.prompts import (
+    CITE_REMINDER,
     answer_messages,
     context_block,
     folder_ranking_messages,
@@ -58,14 +59,12 @@ def test_the_file_section_context_block_is_the_seed_format() -> None:
 def test_the_numbered_context_block_labels_chunks_by_their_ids() -> None:
     lines = context_block(SOURCES, "numbered").split("\n")
     assert lines[0] == "--- Context from notes ---"
-    assert lines[1:6] == [
-        "[N1]",
-        "[Vault: work] File: projects/apollo.md",
-        "Section: # Apollo > ## Launch",
-        "Content: On March 14.",
+    assert lines[1:4] == [
+        "[N1] work/projects/apollo.md | # Apollo > ## Launch",
+        "On March 14.",
         "",
     ]
-    assert lines[6] == "[N2]"
+    assert lines[4] == "[N2] home/readme.md | (top of note)"
     assert lines[-1] == "--- End Context ---"
 
 
@@ -73,13 +72,15 @@ def test_answer_messages_are_system_history_then_context_and_question() -> None:
     history = (ChatMessage("user", "earlier?"), ChatMessage("assistant", "earlier."))
     messages = answer_messages("When is the launch?", SOURCES, "numbered", "brief", history)
     assert [m.role for m in messages] == ["system", "user", "assistant", "user"]
-    assert messages[0].content == system_prompt("numbered")
+    assert messages[0].content.startswith(system_prompt("numbered"))
     user = messages[-1].content
     assert user.startswith(context_block(SOURCES, "numbered") + "\n\n")
     tail = user[len(context_block(SOURCES, "numbered")) :]
-    assert "Question: When is the launch?" in tail
-    assert "Answer briefly, in one to three sentences." in tail
-    assert "[N" in tail  # the numbered style is reminded how to cite, next to the question
+    assert tail == "\n\nQuestion: When is the launch?"
+    # the fixed instructions close the system prompt, where the model's prompt cache keeps
+    # them: only the context and the question are new to it
+    system = messages[0].content
+    assert system.endswith("Answer briefly, in one to three sentences." + CITE_REMINDER)
 
 
 def test_the_file_section_question_carries_no_numbered_reminder() -> None:
@@ -97,6 +98,11 @@ def test_each_detail_level_has_its_own_hint() -> None:
     assert len(set(users.values())) == 3
     assert "in detail" in users["detailed"]
     assert "briefly" in users["brief"]
+    systems = {
+        detail: answer_messages("q", SOURCES, "numbered", detail)[0].content
+        for detail in ("brief", "normal", "detailed")
+    }
+    assert len(set(systems.values())) == 3
 
 
 def test_folder_ranking_lists_the_folders_and_asks_for_a_json_array() -> None:

@@ -6,6 +6,8 @@ The Engine, the session store and the index-job runner are built when the app st
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -32,10 +34,24 @@ from notecite.api.routes import (
 )
 from notecite.api.services import Tenants, require_api_key
 from notecite.config import Settings
+from notecite.engine import Engine
+from notecite.errors import LLMError
+from notecite.generate.base import ModelProgress
 from notecite.web import mount_web
 
+logger = logging.getLogger(__name__)
 
-def create_app(settings: Settings) -> FastAPI:
+
+def preload_llm(engine: Engine, progress: ModelProgress | None = None) -> None:
+    """Load the default LLM's model before the first request. A model that cannot load is
+    logged as a warning: answers then fail with their sources, as with any failing model."""
+    try:
+        engine.prepare_llm(None, progress)
+    except LLMError as exc:
+        logger.warning("the model could not be prepared: %s", exc)
+
+
+def create_app(settings: Settings, model_progress: ModelProgress | None = None) -> FastAPI:
     """The notecite HTTP API over the index that ``settings`` points to.
 
     Routes: ``GET /health``; ``POST /ask``, ``POST /search``; ``/vaults`` (list, add, remove,
@@ -64,6 +80,8 @@ def create_app(settings: Settings) -> FastAPI:
         app.state.tenants = tenants
         app.state.services = tenants.default
         app.state.templates = templates.start(settings, tenants.default.engine.embedder)
+        if settings.server.preload_llm:
+            await asyncio.to_thread(preload_llm, tenants.default.engine, model_progress)
         try:
             yield
         finally:

@@ -24,6 +24,10 @@ class Health(BaseModel):
 
     status: Literal["ok"] = "ok"
     version: str
+    llm: str | None = Field(default=None, description="the default LLM provider")
+    model_ready: bool | None = Field(
+        default=None, description="is its model loaded (null: it has no model to load)"
+    )
 
 
 class PageSignIn(_Body):

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from notecite.generate.base import ChatMessage, ContextSource
 from notecite.generate.citations import FALLBACK_ANSWER
-from notecite.generate.prompts import NUMBERED_RULE, SYSTEM_PROMPT, answer_messages
+from notecite.generate.prompts import DETAIL_HINTS, NUMBERED_RULE, SYSTEM_PROMPT, answer_messages
 from notecite.schemas.ask import Detail
 
 CHAT_RULE = (
@@ -36,7 +36,9 @@ def rag_messages(
     """System prompt (the session's own, if any) with the citation rules, history, context;
     ``detail`` sets the answer's length as in /ask; ``absent`` as in ``answer_messages``."""
     base = answer_messages(question, sources, "numbered", detail, history, absent)
-    system = (system_prompt or SYSTEM_PROMPT) + NUMBERED_RULE + CHAT_RULE
+    hint = DETAIL_HINTS.get(detail, DETAIL_HINTS["normal"])
+    # fixed per session and detail level: the model's prompt cache keeps it across turns
+    system = f"{system_prompt or SYSTEM_PROMPT}{NUMBERED_RULE}{CHAT_RULE} {hint}"
     return (ChatMessage("system", system), *base[1:])
 
 

@@ -36,6 +36,7 @@ from notecite.pipeline import (
     context_pieces,
     debug_chunks,
     place_quotes,
+    record_generation,
 )
 from notecite.retrieve.retriever import Candidate
 from notecite.retrieve.salient import not_mentioned_answer
@@ -256,7 +257,8 @@ class ChatService:
             prompt,
             self._count_tokens,
             AnswerSettings(
-                budget=context_budget(self._ask, llm),
+                budget=context_budget(self._ask, llm, request.detail),
+                focus=query,
                 temperature=self._generation.temperature,
                 max_tokens=self._generation.max_tokens,
                 grounded=settings.enable_rag,
@@ -376,7 +378,7 @@ def _debug(
     cited = {c.chunk_id for c in citations}
     for chunk in debug.retrieved_chunks:
         chunk.cited = chunk.chunk_id in cited
-    debug.context_blocks = answer.blocks
+    record_generation(debug, answer)
     debug.invalid_citations = list(answer.invalid)
     timings = debug.timings_ms
     timings.generate = round(answer.generate_ms, 3)

@@ -5,8 +5,10 @@ from __future__ import annotations
 import sys
 
 import click
+from rich.console import Console
 
 from notecite.cli.checks import non_empty, require_notes
+from notecite.cli.models_cmd import report_model_loading
 from notecite.cli.state import CliState, pass_state
 from notecite.schemas.ask import AskRequest, AskResponse
 
@@ -88,18 +90,28 @@ def ask_command(
     except ValueError as exc:
         raise click.BadParameter(str(exc).split("\n")[-1], param_hint="QUESTION") from exc
     require_notes(state.engine, vaults, folders)
+    report_model_loading(state.engine, llm)  # a line while the model loads, if it must
     if as_json:
         response = state.engine.ask(request)
         click.echo(response.model_dump_json(indent=2, exclude_none=True))
         return
     streamed = sys.stdout.isatty()
     pieces: list[str] = []
+    # on a terminal, say what it is doing until the model's first words arrive
+    waiting = Console(stderr=True).status("searching your notes and reading them ...")
+    if streamed and sys.stderr.isatty():
+        waiting.start()
 
     def on_token(piece: str) -> None:
+        if not pieces:
+            waiting.stop()
         pieces.append(piece)
         click.echo(piece, nl=False)
 
-    response = state.engine.ask(request, on_token=on_token if streamed else None)
+    try:
+        response = state.engine.ask(request, on_token=on_token if streamed else None)
+    finally:
+        waiting.stop()
     if streamed and pieces:
         click.echo()
         if "".join(pieces).strip() != response.answer.strip():
@@ -126,6 +138,16 @@ def ask_command(
             f"generate {t.generate:.0f}, total {t.total:.0f}"
         )
         debug = response.debug
+        if debug.generation is not None:
+            g = debug.generation
+            first = f"first text {t.first_token:.0f} ms, " if t.first_token is not None else ""
+            rates = (
+                f", reads {g.prompt_tokens_per_s:.0f} tok/s" if g.prompt_tokens_per_s else ""
+            ) + (f", writes {g.output_tokens_per_s:.0f} tok/s" if g.output_tokens_per_s else "")
+            click.echo(
+                f"model: {first}prompt {g.prompt_tokens} tokens ({g.cached_tokens} cached, "
+                f"context {g.context_tokens}), wrote {g.output_tokens}{rates}"
+            )
         if debug.answerability is not None:
             click.echo(f"answerability: {debug.answerability:.3f}")
         if debug.missing_terms or debug.absent_from_context:

@@ -11,7 +11,9 @@ import click
 from notecite.chat.errors import SessionNotFoundError
 from notecite.chat.sessions import Sessions
 from notecite.cli.checks import require_notes
+from notecite.cli.models_cmd import prepare_llm
 from notecite.cli.state import CliState, pass_state
+from notecite.errors import LLMError
 from notecite.schemas.chat import (
     ChatRequest,
     ChatResponse,
@@ -119,6 +121,10 @@ def chat_command(
     require_notes(state.engine, vaults, folders)
     store = state.engine.open_sessions()
     try:
+        prepare_llm(state.engine)  # the model loads now, not on the first message
+    except LLMError as exc:
+        click.secho(f"the model is not ready ({exc}); answers will list notes only", err=True)
+    try:
         click.echo(_banner(state, vaults, folders))
         if session_id is not None:
             session = _sessions(state, store).get(session_id)
@@ -177,6 +183,10 @@ def sessions_list(state: CliState, limit: int) -> None:
     """Sessions, most recently active first: id, last activity, messages, title."""
     store = state.engine.open_sessions()
     try:
+        prepare_llm(state.engine)  # the model loads now, not on the first message
+    except LLMError as exc:
+        click.secho(f"the model is not ready ({exc}); answers will list notes only", err=True)
+    try:
         found = _sessions(state, store).recent(limit)
     finally:
         store.close()
@@ -195,6 +205,10 @@ def sessions_list(state: CliState, limit: int) -> None:
 def sessions_show(state: CliState, session_id: str, as_json: bool) -> None:
     """Show SESSION_ID: its settings and every message, oldest first."""
     store = state.engine.open_sessions()
+    try:
+        prepare_llm(state.engine)  # the model loads now, not on the first message
+    except LLMError as exc:
+        click.secho(f"the model is not ready ({exc}); answers will list notes only", err=True)
     try:
         detail = _sessions(state, store).detail(session_id)
     finally:
@@ -219,6 +233,10 @@ def sessions_show(state: CliState, session_id: str, as_json: bool) -> None:
 def sessions_delete(state: CliState, session_id: str) -> None:
     """Delete SESSION_ID and its messages."""
     store = state.engine.open_sessions()
+    try:
+        prepare_llm(state.engine)  # the model loads now, not on the first message
+    except LLMError as exc:
+        click.secho(f"the model is not ready ({exc}); answers will list notes only", err=True)
     try:
         _sessions(state, store).delete(session_id)
     finally:

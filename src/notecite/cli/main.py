@@ -15,6 +15,7 @@ from notecite.cli.config_cmd import config_group
 from notecite.cli.eval_cmd import eval_group
 from notecite.cli.index_cmd import index_command, status_command, watch_command
 from notecite.cli.log_cmd import log_group
+from notecite.cli.models_cmd import models_group
 from notecite.cli.search_cmd import search_command
 from notecite.cli.serve_cmd import serve_command
 from notecite.cli.state import CliState
@@ -117,6 +118,7 @@ cli.add_command(serve_command)
 cli.add_command(templates_group)
 cli.add_command(log_group)
 cli.add_command(store_group)
+cli.add_command(models_group)
 
 
 def main() -> None:

@@ -28,6 +28,7 @@ def serve_command(state: CliState, host: str | None, port: int | None) -> None:
 
     from notecite.api import create_app
     from notecite.api.security import is_loopback_host
+    from notecite.cli.models_cmd import ModelReport
 
     settings = state.settings
     bind_host = host or settings.server.host
@@ -44,7 +45,7 @@ def serve_command(state: CliState, host: str | None, port: int | None) -> None:
         err=True,
     )
     config = uvicorn.Config(
-        create_app(settings),
+        create_app(settings, model_progress=ModelReport()),  # the model loads before serving
         host=bind_host,
         port=bind_port,
         log_level="debug" if state.debug else "info",

@@ -67,6 +67,8 @@ class QaRecord:
     wall_ms: float
     llm: str = ""
     error: str | None = None
+    generation: dict[str, Any] = field(default_factory=dict)
+    raw: str = ""
 
 
 @dataclass(frozen=True)
@@ -172,7 +174,8 @@ def run_qa(
     for key, target in targets.items():
         group = [i for i in items if i.vault == key]
         with _open_engine(settings, target, progress) as engine:
-            engine.embedder.embed_query("warm-up")  # loads the model outside the timings
+            engine.embedder.embed_query("warm-up")  # loads the models outside the timings
+            engine.prepare_llm(llm)  # as `notecite serve` does before its first question
             for item in group:
                 outcome, record = _ask(engine, target.name, item, llm)
                 outcomes[item.id], records[item.id] = outcome, record
@@ -221,7 +224,8 @@ def _ask(engine: Engine, vault: str, item: QaItem, llm: str | None) -> tuple[QaO
     started = time.perf_counter()
     error = None
     try:
-        response = engine.ask(request)
+        # streamed, as a person sees it, so the time to the first text is measured
+        response = engine.ask(request, on_token=lambda _piece: None)
     except LLMError as exc:  # one failing answer is a data point, not the end of the run
         response = AskResponse(answer="", abstained=True)
         error = f"{type(exc).__name__}: {exc}"
@@ -257,6 +261,12 @@ def _ask(engine: Engine, vault: str, item: QaItem, llm: str | None) -> tuple[QaO
         wall_ms=round(wall_ms, 1),
         llm=response.debug.llm if response.debug else "",
         error=error,
+        generation=(
+            response.debug.generation.model_dump()
+            if response.debug and response.debug.generation
+            else {}
+        ),
+        raw=response.debug.raw_answer if response.debug else "",
     )
     return outcome, record
 

@@ -19,7 +19,13 @@ from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from notecite.errors import LLMError
-from notecite.generate.base import LLM, ChatMessage, ContextSource, GenerationRequest
+from notecite.generate.base import (
+    LLM,
+    ChatMessage,
+    ContextSource,
+    GenerationRequest,
+    GenerationUsage,
+)
 from notecite.generate.citations import FALLBACK_ANSWER, acknowledges_gap, validate_citations
 from notecite.generate.context import (
     ContextBlock,
@@ -28,6 +34,7 @@ from notecite.generate.context import (
     TokenCounter,
     assemble_context,
 )
+from notecite.generate.evidence import select_evidence
 from notecite.generate.grounding import Grounder, Grounding, SupportLine
 from notecite.generate.prompts import TOP_OF_NOTE
 
@@ -52,6 +59,7 @@ class AnswerSettings:
     max_tokens: int = 512
     grounded: bool = True  # the answer must cite the notes (False: plain chat)
     grounder: Grounder | None = None  # checks each claim against a line of the notes
+    focus: str | None = None  # what evidence lines are chosen by (default: the question)
 
 
 @dataclass(frozen=True)
@@ -74,6 +82,9 @@ class CitedAnswer:
         grounding: each claim with its verdict and supporting line (with a grounder).
         support: the supporting line of each cited source id.
         relabel: the model's source ids -> the ids shown (cited ones first, in order).
+        usage: the prompt and output token counts and times the provider reported.
+        first_token_ms: from the request to the model's first text (streamed answers only).
+        context_tokens: the size of the sources' text, in the embedder's tokens.
     """
 
     text: str
@@ -88,6 +99,9 @@ class CitedAnswer:
     grounding: Grounding | None = None
     support: dict[str, SupportLine] = field(default_factory=dict)
     relabel: dict[str, str] = field(default_factory=dict)
+    usage: GenerationUsage = field(default_factory=GenerationUsage)
+    first_token_ms: float | None = None
+    context_tokens: int = 0
 
     def label(self, text: str) -> str:
         """``text`` with the model's ``[Nk]`` markers renamed to the labels readers see."""
@@ -100,10 +114,16 @@ class CitedAnswer:
 
 
 def context_sources(
-    pieces: Sequence[ContextPiece], budget: ContextBudget, count_tokens: TokenCounter
+    pieces: Sequence[ContextPiece],
+    budget: ContextBudget,
+    count_tokens: TokenCounter,
+    question: str = "",
 ) -> tuple[tuple[ContextSource, ...], dict[str, list[int]]]:
-    """The assembled context as sources ``N1``, ``N2`` ... and each source's piece indices."""
+    """The assembled context as sources ``N1``, ``N2`` ... and each source's piece indices
+    (with ``budget.evidence_tokens``, only the lines that carry the answer to ``question``)."""
     blocks: list[ContextBlock] = assemble_context(pieces, budget, count_tokens) if pieces else []
+    if budget.evidence_tokens is not None and blocks:
+        blocks = select_evidence(blocks, question, budget.evidence_tokens, count_tokens)
     sources = tuple(
         ContextSource(f"N{n}", b.vault, b.rel_path, b.heading_path, b.text, b.line_start)
         for n, b in enumerate(blocks, start=1)
@@ -127,7 +147,10 @@ def answer_with_citations(
     and detail level); ``on_token`` receives the model's text as it is written, before the
     citations are checked.
     """
-    sources, members = context_sources(pieces, settings.budget, count_tokens)
+    sources, members = context_sources(
+        pieces, settings.budget, count_tokens, settings.focus or question
+    )
+    context_tokens = sum(count_tokens([s.text for s in sources])) if sources else 0
     request = GenerationRequest(
         messages=prompt(sources),
         question=question,
@@ -135,10 +158,13 @@ def answer_with_citations(
         citation_style=settings.citation_style,
         temperature=settings.temperature,
         max_tokens=settings.max_tokens,
+        usage=GenerationUsage(),
     )
+    usage = request.usage or GenerationUsage()
     started = time.perf_counter()
+    first: list[float] = []
     try:
-        raw = _generate(llm, request, on_token)
+        raw = _generate(llm, request, on_token, first)
     except LLMError as exc:
         logger.warning("the answer failed: %s", exc)
         return CitedAnswer(
@@ -149,6 +175,8 @@ def answer_with_citations(
             cited=tuple(s.cid for s in sources),
             error=exc,
             generate_ms=(time.perf_counter() - started) * 1000,
+            usage=usage,
+            context_tokens=context_tokens,
         )
     elapsed = (time.perf_counter() - started) * 1000
     # Both citation styles are checked as [Nk] markers; file_section ones are written back.
@@ -188,6 +216,9 @@ def answer_with_citations(
         invalid=validated.invalid,
         raw=raw,
         generate_ms=elapsed,
+        usage=usage,
+        first_token_ms=(first[0] - started) * 1000 if first else None,
+        context_tokens=context_tokens,
         grounding=grounding,
         support=(
             {
@@ -213,13 +244,18 @@ def first_cited_order(cited: Sequence[str], ids: Sequence[str]) -> dict[str, str
     return {old: f"N{number}" for number, old in enumerate(order, start=1)}
 
 
-def _generate(llm: LLM, request: GenerationRequest, on_token: TokenCallback | None) -> str:
+def _generate(
+    llm: LLM, request: GenerationRequest, on_token: TokenCallback | None, first: list[float]
+) -> str:
+    """The model's text; ``first`` gets the time its first piece arrived (when streamed)."""
     if on_token is None:
         return llm.generate(request)
     streamed: list[str] = []
     pieces = llm.stream(request)
     try:
         for piece in pieces:
+            if not first:
+                first.append(time.perf_counter())
             streamed.append(piece)
             on_token(piece)
     finally:  # on_token raised (the client left): closing the stream stops the provider

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Literal, Protocol, runtime_checkable
 
@@ -27,6 +27,30 @@ class ContextSource:
     line_start: int = 0  # the note line of the text's first line (0: unknown)
 
 
+@dataclass
+class GenerationUsage:
+    """What one generation cost, as far as the provider reports it (filled during the call).
+
+    Attributes:
+        prompt_tokens: tokens of the prompt the model read (its own tokenizer).
+        cached_tokens: of those, how many it reused from its prompt cache, not read again.
+        prompt_ms: time spent reading the uncached prompt.
+        output_tokens: tokens written.
+        output_ms: time spent writing them.
+    """
+
+    prompt_tokens: int = 0
+    cached_tokens: int = 0
+    prompt_ms: float = 0.0
+    output_tokens: int = 0
+    output_ms: float = 0.0
+
+    @property
+    def reported(self) -> bool:
+        """Did the provider report anything?"""
+        return bool(self.prompt_tokens or self.output_tokens)
+
+
 @dataclass(frozen=True)
 class GenerationRequest:
     """A prompt, plus the structured sources behind it (used by model-free providers)."""
@@ -38,6 +62,8 @@ class GenerationRequest:
     temperature: float = 0.3
     max_tokens: int = 512
     stop: tuple[str, ...] = field(default_factory=tuple)
+    usage: GenerationUsage | None = field(default=None, compare=False)
+    """Where a provider that knows its token counts and rates records them."""
 
 
 @runtime_checkable
@@ -61,3 +87,27 @@ class LLM(Protocol):
     def generate(self, request: GenerationRequest) -> str: ...
 
     def stream(self, request: GenerationRequest) -> Iterator[str]: ...
+
+
+ModelProgress = Callable[[str, int, int], None]
+"""``progress(stage, done, total)`` while a model is prepared: ``assemble`` (bytes of the
+bundled model written so far, of ``total``), then ``load`` (0 of 1 when loading starts,
+1 of 1 when the model is ready)."""
+
+
+@runtime_checkable
+class Preparable(Protocol):
+    """A provider with a model to make ready before the first question (the local model)."""
+
+    @property
+    def ready(self) -> bool:
+        """Is the model loaded?"""
+        ...
+
+    def prepare(self, progress: ModelProgress | None = None) -> None:
+        """Assemble and load the model now; raises :class:`notecite.errors.LLMError`."""
+        ...
+
+    def report_to(self, progress: ModelProgress | None) -> None:
+        """Report to ``progress`` when the model is prepared on first use instead."""
+        ...

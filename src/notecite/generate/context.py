@@ -53,6 +53,9 @@ class ContextBudget:
     max_tokens: int = 4000
     max_chunks: int = 12
     max_chars: int = 12_000
+    evidence_tokens: int | None = None
+    """When set, each block is cut down to its evidence lines, all within this many tokens
+    (see :mod:`notecite.generate.evidence`)."""
 
 
 def _append(block: ContextBlock, piece: ContextPiece) -> None:

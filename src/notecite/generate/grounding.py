@@ -132,7 +132,7 @@ def content_terms(text: str) -> dict[str, float]:
     return terms
 
 
-def _line_terms(text: str) -> set[str]:
+def line_terms(text: str) -> set[str]:
     found = set(content_terms(text))
     for match in _WORD.finditer(text):
         lower = match.group(0).lower()
@@ -218,7 +218,7 @@ class Grounder:
         claims = split_claims(answer)
         question_terms = set(content_terms(question))
         cosines = self._cosines(claims, lines)
-        held = {cid: [_line_terms(text) for text, _ in found] for cid, found in lines.items()}
+        held = {cid: [line_terms(text) for text, _ in found] for cid, found in lines.items()}
         grounded: list[GroundedClaim] = []
         for number, claim in enumerate(claims):
             every = content_terms(claim.body)
@@ -271,7 +271,7 @@ class Grounder:
         wanted = {**content_terms(question)}
         wanted.update({t: 2 * w for t, w in content_terms(claim.body).items()})
         scored = [
-            (_score(wanted, _line_terms(text)), text, line)
+            (_score(wanted, line_terms(text)), text, line)
             for text, line in _lines(by_cid[cid], pairs=False)
         ]
         if not scored:

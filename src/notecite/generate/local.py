@@ -18,7 +18,7 @@ from typing import Any
 
 from notecite.config import GenerationSettings
 from notecite.errors import LLMError, LLMTimeoutError
-from notecite.generate.base import GenerationRequest
+from notecite.generate.base import GenerationRequest, GenerationUsage, ModelProgress
 from notecite.generate.local_model import DEFAULT_MODEL, resolve_model
 
 logger = logging.getLogger(__name__)
@@ -36,6 +36,7 @@ class LocalLLM:
         self._server: Any = None
         self._load_lock = threading.Lock()
         self._call_lock = threading.Lock()
+        self._progress: ModelProgress | None = None
 
     @property
     def name(self) -> str:
@@ -47,7 +48,21 @@ class LocalLLM:
             return self._settings.model_path.name
         return self._settings.model or DEFAULT_MODEL
 
-    def _load(self) -> Any:
+    @property
+    def ready(self) -> bool:
+        """Is the model loaded?"""
+        return self._server is not None
+
+    def prepare(self, progress: ModelProgress | None = None) -> None:
+        """Assemble (first time only) and load the model now, not on the first question."""
+        self._load(progress)
+
+    def report_to(self, progress: ModelProgress | None) -> None:
+        """Report to ``progress`` when the first question prepares the model."""
+        self._progress = progress
+
+    def _load(self, progress: ModelProgress | None = None) -> Any:
+        progress = progress or self._progress
         with self._load_lock:
             if self._server is not None:
                 return self._server
@@ -58,7 +73,11 @@ class LocalLLM:
                 import xllamacpp
             except ImportError as exc:
                 raise LLMError(f"the local LLM runtime is not installed; run: {_INSTALL}") from exc
-            path = resolve_model(self._settings.model, self._settings.model_path, self._model_dir)
+            path = resolve_model(
+                self._settings.model, self._settings.model_path, self._model_dir, progress
+            )
+            if progress is not None:
+                progress("load", 0, 1)
             params = xllamacpp.CommonParams()
             params.model.path = str(path)
             params.n_ctx = self._settings.context_size
@@ -73,6 +92,8 @@ class LocalLLM:
             except Exception as exc:
                 raise LLMError(f"cannot load the local model {path}: {exc}") from exc
             logger.info("loaded %s in %.1f s", path.name, time.perf_counter() - started)
+            if progress is not None:
+                progress("load", 1, 1)
             return self._server
 
     def _body(self, request: GenerationRequest, stream: bool) -> dict[str, Any]:
@@ -101,6 +122,8 @@ class LocalLLM:
             if isinstance(chunk, dict):
                 if "error" in chunk:
                     failure.append(str(chunk["error"]))
+                if request.usage is not None and isinstance(chunk.get("timings"), dict):
+                    record_timings(request.usage, chunk["timings"])
                 for choice in chunk.get("choices") or []:
                     text = (choice.get("delta") or {}).get("content")
                     if text:
@@ -137,6 +160,17 @@ class LocalLLM:
             )
         if failure:
             raise LLMError(f"the local model failed: {failure[0]}")
+
+
+def record_timings(usage: GenerationUsage, timings: dict[str, Any]) -> None:
+    """Copy llama.cpp's ``timings`` (prompt read, cache reuse, tokens written) into ``usage``."""
+    cached = int(timings.get("cache_n") or 0)
+    read = int(timings.get("prompt_n") or 0)
+    usage.cached_tokens = cached
+    usage.prompt_tokens = cached + read
+    usage.prompt_ms = float(timings.get("prompt_ms") or 0.0)
+    usage.output_tokens = int(timings.get("predicted_n") or 0)
+    usage.output_ms = float(timings.get("predicted_ms") or 0.0)
 
 
 def create(settings: GenerationSettings) -> LocalLLM:

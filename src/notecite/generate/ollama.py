@@ -9,7 +9,7 @@ import httpx
 
 from notecite.config import GenerationSettings
 from notecite.errors import LLMError
-from notecite.generate.base import GenerationRequest
+from notecite.generate.base import GenerationRequest, GenerationUsage
 from notecite.http import LLM_SERVER, post_json, stream_lines, without_body
 
 
@@ -63,6 +63,7 @@ class OllamaLLM:
             provider=LLM_SERVER,
             retries=self._settings.retries,
         )
+        record_counts(request.usage, body)
         try:
             return str(body["message"]["content"] or "")
         except (KeyError, TypeError) as exc:
@@ -88,7 +89,18 @@ class OllamaLLM:
             if piece:
                 yield str(piece)
             if event.get("done"):
+                record_counts(request.usage, event)
                 return
+
+
+def record_counts(usage: GenerationUsage | None, event: object) -> None:
+    """Copy Ollama's final counts and durations (nanoseconds) into ``usage``."""
+    if usage is None or not isinstance(event, dict):
+        return
+    usage.prompt_tokens = int(event.get("prompt_eval_count") or 0)
+    usage.prompt_ms = float(event.get("prompt_eval_duration") or 0) / 1e6
+    usage.output_tokens = int(event.get("eval_count") or 0)
+    usage.output_ms = float(event.get("eval_duration") or 0) / 1e6
 
 
 def create(settings: GenerationSettings) -> OllamaLLM:

@@ -9,7 +9,7 @@ import httpx
 
 from notecite.config import GenerationSettings
 from notecite.errors import LLMError
-from notecite.generate.base import GenerationRequest
+from notecite.generate.base import GenerationRequest, GenerationUsage
 from notecite.http import LLM_SERVER, post_json, stream_lines, without_body
 
 
@@ -63,6 +63,7 @@ class OpenAICompatLLM:
             provider=LLM_SERVER,
             retries=self._settings.retries,
         )
+        record_usage(request.usage, body.get("usage") if isinstance(body, dict) else None)
         try:
             return str(body["choices"][0]["message"]["content"] or "")
         except (KeyError, IndexError, TypeError) as exc:
@@ -83,13 +84,27 @@ class OpenAICompatLLM:
             if data == "[DONE]":
                 return
             try:
-                delta = json.loads(data)["choices"][0].get("delta", {})
-            except (ValueError, KeyError, IndexError, TypeError) as exc:
+                event = json.loads(data)
+                choices = event["choices"]
+                delta = choices[0].get("delta", {}) if choices else {}
+            except (ValueError, KeyError, IndexError, TypeError, AttributeError) as exc:
                 message = f"bad stream event from {self._base_url} (logged at DEBUG level)"
                 raise LLMError(without_body(message, data)) from exc
+            record_usage(request.usage, event.get("usage"))
             piece = delta.get("content")
             if piece:
                 yield str(piece)
+
+
+def record_usage(usage: GenerationUsage | None, reported: object) -> None:
+    """Copy an OpenAI-style ``usage`` object (token counts only) into ``usage``."""
+    if usage is None or not isinstance(reported, dict):
+        return
+    usage.prompt_tokens = int(reported.get("prompt_tokens") or 0)
+    usage.output_tokens = int(reported.get("completion_tokens") or 0)
+    details = reported.get("prompt_tokens_details")
+    if isinstance(details, dict):
+        usage.cached_tokens = int(details.get("cached_tokens") or 0)
 
 
 def create(settings: GenerationSettings) -> OpenAICompatLLM:

@@ -24,9 +24,8 @@ FILE_SECTION_RULE = (
 )
 TOP_OF_NOTE = "(top of note)"  # the section shown for text before a note's first heading
 CITE_REMINDER = (
-    " End every sentence with the id of the source it comes from in square brackets, "
-    "like [N1]. If the sources do not answer the question, say that the notes do not "
-    "contain the answer."
+    " End each sentence with the id of its source, like [N1]. If the notes do not answer "
+    "the question, say so."
 )
 DETAIL_HINTS = {
     "brief": "Answer briefly, in one to three sentences.",
@@ -70,11 +69,15 @@ def context_block(sources: Sequence[ContextSource], citation_style: str) -> str:
     """The context as the model sees it (the seed format for ``file_section``)."""
     lines = ["--- Context from notes ---"]
     for number, source in enumerate(sources, start=1):
-        label = f"[Chunk {number}]" if citation_style == "file_section" else f"[{source.cid}]"
-        lines.append(label)
-        lines.append(f"[Vault: {source.vault}] File: {source.rel_path}")
-        lines.append(f"Section: {as_data(source.heading_path) or TOP_OF_NOTE}")
-        lines.append(f"Content: {as_data(source.text)}")
+        section = as_data(source.heading_path) or TOP_OF_NOTE
+        if citation_style == "file_section":
+            lines.append(f"[Chunk {number}]")
+            lines.append(f"[Vault: {source.vault}] File: {source.rel_path}")
+            lines.append(f"Section: {section}")
+            lines.append(f"Content: {as_data(source.text)}")
+        else:  # one header line a source: every token of the prompt is waiting time
+            lines.append(f"[{source.cid}] {source.vault}/{source.rel_path} | {section}")
+            lines.append(as_data(source.text))
         lines.append("")
     lines.append("--- End Context ---")
     if citation_style == "file_section":
@@ -91,22 +94,26 @@ def answer_messages(
     absent: Sequence[str] = (),
 ) -> tuple[ChatMessage, ...]:
     """System prompt, earlier turns, then the context and the question; ``absent`` names
-    terms of the question that the context does not mention."""
-    rule = CITE_REMINDER if citation_style == "numbered" else ""
+    terms of the question that the context does not mention.
+
+    In the numbered style the fixed instructions (detail level, how to cite) close the
+    system prompt, so the model's prompt cache holds them and only the context and the
+    question are read anew for each question; the seed's ``file_section`` style keeps them
+    after the question.
+    """
+    hint = DETAIL_HINTS.get(detail, DETAIL_HINTS["normal"])
     gap = ""
     if absent:
         named = ", ".join(f'"{as_data(t)}"' for t in absent)
         gap = f"\nThe notes above do not mention {named}: say so, and claim nothing about it."
-    user = (
-        f"{context_block(sources, citation_style)}\n\n"
-        f"Question: {question}\n"
-        f"{DETAIL_HINTS.get(detail, DETAIL_HINTS['normal'])}{rule}{gap}"
-    )
-    return (
-        ChatMessage("system", system_prompt(citation_style)),
-        *history,
-        ChatMessage("user", user),
-    )
+    system = system_prompt(citation_style)
+    if citation_style == "numbered":
+        system = f"{system} {hint}{CITE_REMINDER}"
+        tail = gap.lstrip("\n")
+    else:
+        tail = f"{hint}{gap}"
+    user = f"{context_block(sources, citation_style)}\n\nQuestion: {question}\n{tail}".rstrip()
+    return (ChatMessage("system", system), *history, ChatMessage("user", user))
 
 
 def folder_ranking_messages(question: str, folders: Sequence[str]) -> tuple[ChatMessage, ...]:

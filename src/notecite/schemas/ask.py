@@ -108,8 +108,27 @@ class Timings(BaseModel):
     retrieve: float = 0.0
     rerank: float = 0.0
     generate: float = 0.0
+    first_token: float | None = Field(
+        default=None, description="from the model call to its first text (streamed answers)"
+    )
+    prompt_eval: float | None = Field(
+        default=None, description="the model reading its prompt (providers that report it)"
+    )
     auto_rag: float = 0.0
     total: float = 0.0
+
+
+class GenerationDebug(BaseModel):
+    """What the answer's model call read and wrote, as the provider reported it."""
+
+    prompt_tokens: int = Field(default=0, description="prompt tokens, the model's tokenizer")
+    cached_tokens: int = Field(default=0, description="prompt tokens reused from its cache")
+    output_tokens: int = 0
+    prompt_tokens_per_s: float | None = Field(
+        default=None, description="uncached prompt tokens read per second"
+    )
+    output_tokens_per_s: float | None = None
+    context_tokens: int = Field(default=0, description="the context's size (embedder tokens)")
 
 
 class AutoRagStep(BaseModel):
@@ -152,6 +171,8 @@ class DebugInfo(BaseModel):
     strategy: str = ""
     context_blocks: int = 0
     timings_ms: Timings = Field(default_factory=Timings)
+    generation: GenerationDebug | None = None
+    raw_answer: str = Field(default="", description="the model's text before any check")
     invalid_citations: list[str] = Field(default_factory=list)
     claims: list[ClaimCheck] = Field(default_factory=list)
     answerability: float | None = Field(

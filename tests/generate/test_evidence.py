@@ -1,0 +1,72 @@
+"""Evidence-sized context: each block cut down to the lines that carry the answer."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from notecite.generate.context import ContextBlock
+from notecite.generate.evidence import GAP, score_lines, select_evidence
+
+
+def words(texts: Sequence[str]) -> list[int]:
+    return [len(text.split()) for text in texts]
+
+
+def block(lines: list[str], path: str = "a.md", start: int = 1) -> ContextBlock:
+    return ContextBlock("v", path, "A", start, start + len(lines) - 1, list(lines), [0])
+
+
+RELEASE = [
+    "# Releasing",
+    "The team meets every Monday.",
+    "Coffee is in the kitchen.",
+    "Run the publish workflow from the Actions tab.",
+    "It tags the version and uploads the package.",
+    "Lunch is at noon.",
+    "The office closes at six.",
+    "Parking is behind the building.",
+]
+
+
+def test_the_lines_holding_the_question_terms_are_kept_with_a_neighbour_each_side() -> None:
+    (chosen,) = select_evidence(
+        [block(RELEASE, start=10)], "How do I run the publish workflow?", 200, words
+    )
+    assert chosen.lines == [
+        "Coffee is in the kitchen.",
+        "Run the publish workflow from the Actions tab.",
+        "It tags the version and uploads the package.",
+    ]
+    assert chosen.line_start == 12  # the first kept line's place in the note
+
+
+def test_windows_apart_are_joined_by_a_gap_mark_in_note_order() -> None:
+    lines = [*RELEASE, "More filler here.", "And more filler.", "Publish notes go to the blog."]
+    (chosen,) = select_evidence([block(lines)], "publish workflow blog", 200, words)
+    assert GAP in chosen.lines
+    gap = chosen.lines.index(GAP)
+    assert "Run the publish workflow from the Actions tab." in chosen.lines[:gap]
+    assert chosen.lines[-1] == "Publish notes go to the blog."
+
+
+def test_rarer_terms_weigh_more_than_terms_every_line_holds() -> None:
+    lines = ["Foam notes are markdown.", "Foam graphs show links.", "Foam templates use snippets."]
+    (scored,) = score_lines([block(lines)], "Foam templates")
+    assert max(scored, key=lambda line: line.score).text == "Foam templates use snippets."
+
+
+def test_a_block_with_no_matching_line_keeps_its_opening_lines() -> None:
+    first = block(RELEASE)
+    other = block(["Alpha beta.", "Gamma delta.", "Epsilon.", "Zeta.", "Eta."], "b.md")
+    chosen = select_evidence([first, other], "publish workflow", 200, words)
+    assert [b.rel_path for b in chosen] == ["a.md", "b.md"]
+    assert chosen[1].lines == ["Alpha beta.", "Gamma delta.", "Epsilon."]
+
+
+def test_the_budget_drops_later_blocks_but_keeps_the_first_one() -> None:
+    blocks = [block(RELEASE, "a.md"), block(RELEASE, "b.md"), block(RELEASE, "c.md")]
+    chosen = select_evidence(blocks, "publish workflow", 25, words)
+    assert [b.rel_path for b in chosen] == ["a.md"]
+    tiny = select_evidence([block(RELEASE, "a.md")], "publish workflow", 1, words)
+    assert [b.rel_path for b in tiny] == ["a.md"]
+    assert "Run the publish workflow from the Actions tab." in tiny[0].lines
