@@ -165,6 +165,13 @@ class AskSettings(_Section):
         default=0.40, ge=0, le=1, description="a top gate score under this is weak retrieval"
     )
     auto_rag_min_kept: int = Field(default=3, ge=1, description="fewer kept chunks is weak")
+    auto_rag_max_absent: float = Field(
+        default=0.4,
+        ge=0,
+        le=1,
+        description="weak retrieval for a question with at least this share of its terms in "
+        "no note is off-topic: auto-RAG does not ask the model to search again (1: never skip)",
+    )
     auto_rag_timeout_s: float = Field(default=20.0, gt=0, description="per LLM step")
     auto_rag_depth: int = Field(
         default=3, ge=1, le=20, description="the second pass searches hits_per_scope x this"

@@ -11,6 +11,7 @@ from notecite.retrieve.autorag import parse_queries, rrf_merge, strength, weakne
 from notecite.retrieve.retriever import Candidate
 from notecite.schemas.ask import AskRequest, AutoRagDebug, DebugInfo
 from notecite.store.base import StoredChunk
+from notecite.testing import ScriptedLLM
 from tests.ask.conftest import MakeEngine
 from tests.ask.notes import build_vaults
 
@@ -180,3 +181,22 @@ def test_an_llm_step_past_its_timeout_is_skipped_and_reported(tmp_path: Path) ->
     assert steps["second_pass"].status == "ok"
     assert response.debug.auto_rag.queries == [APOLLO]
     assert response.references  # the answer still came
+
+
+def test_a_weak_off_topic_question_asks_the_model_nothing(make_engine: MakeEngine) -> None:
+    llm = ScriptedLLM("Sourdough needs a starter.")
+    engine = make_engine(ask={"auto_rag": "auto", "folder_ranking": "off"}, llm=llm)
+    question = "How long should sourdough bread proof overnight?"
+    auto = debug_of(engine, AskRequest(question=question)).auto_rag
+    assert not auto.triggered
+    assert "question terms are in no note" in auto.reason
+    assert "sourdough" in auto.reason
+    assert auto.steps == []
+    assert llm.calls == []  # neither HyDE nor a rewrite: the notes do not speak of it
+    # with the check off, the same weak retrieval runs auto-RAG's model steps
+    engine = make_engine(
+        ask={"auto_rag": "auto", "folder_ranking": "off", "auto_rag_max_absent": 1.0}, llm=llm
+    )
+    auto = debug_of(engine, AskRequest(question=question)).auto_rag
+    assert auto.triggered
+    assert {s.name for s in auto.steps} >= {"hyde", "rewrite"}

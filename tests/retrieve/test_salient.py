@@ -20,6 +20,9 @@ from notecite.retrieve.salient import salient_terms, variants
         ("Where do I keep daily notes?", []),
         ("What is the follow-up, e.g. for the review in 2024?", []),
         ("When was it moved? Maria said so.", []),  # a sentence start is not a name
+        # a phrase written as one word: its names count one by one
+        ("Which tool does the Word-to-Markdown recipe use?", ["Word", "Markdown"]),
+        ("Does Foam-Lite sync?", ["Foam-Lite"]),
     ],
 )
 def test_salient_terms(question: str, expected: list[str]) -> None:

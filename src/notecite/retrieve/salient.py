@@ -60,7 +60,14 @@ def salient_terms(question: str) -> list[str]:
         lower = token.lower()
         if len(token) < 2 or lower in STOPWORDS or lower in _COMMON:
             continue
-        if _is_salient(token, plain, match.start()):
+        if not _is_salient(token, plain, match.start()):
+            continue
+        parts = token.split("-")
+        if len(parts) > 2 and any(part.lower() in STOPWORDS for part in parts):
+            # a phrase written as one word ("Word-to-Markdown"): the notes may say it in
+            # other words, so its names count one by one
+            found.extend(p for p in parts if p.lower() not in STOPWORDS and p[:1].isupper())
+        else:
             found.append(token)
     return list(dict.fromkeys(found))
 

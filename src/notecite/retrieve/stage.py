@@ -32,6 +32,7 @@ from notecite.retrieve.rerank import final_score, lexical_score
 from notecite.retrieve.rerankers.base import Reranker
 from notecite.retrieve.retriever import Candidate, Retrieval, RetrievalOptions, Retriever
 from notecite.retrieve.salient import MissingTerms, salient_terms, variants
+from notecite.retrieve.terms import query_terms
 from notecite.retrieve.timehints import TimeRange, parse_time_hint
 from notecite.schemas.ask import AskRequest, AutoRagMode, DebugInfo, FolderSelection
 from notecite.store.base import Store
@@ -254,6 +255,8 @@ class RetrievalStage:
         debug.auto_rag = auto.decide(mode, retrieval.candidates, kept, query is not None)
         if not debug.auto_rag.triggered:
             return retrieval, kept
+        if mode == "auto" and self._off_topic(request.question, debug):
+            return retrieval, kept
         deeper = s.hits_per_scope * s.auto_rag_depth
 
         def search(text: str, vector: Vectors | None) -> Retrieval:
@@ -273,6 +276,30 @@ class RetrievalStage:
             lambda cands: self._regate(request.question, query, cands),
         )
         return outcome.retrieval, outcome.kept
+
+    def _off_topic(self, question: str, debug: DebugInfo) -> bool:
+        """Is a weakly retrieved question off-topic: are ``auto_rag_max_absent`` of its
+        terms in no note of the vaults? A second pass cannot find words no note holds, so
+        auto-RAG then stays off and asks the model nothing (``debug.auto_rag`` says why)."""
+        terms = query_terms(question)
+        limit = self._settings.auto_rag_max_absent
+        if not terms or limit >= 1:
+            return False
+        flt = SearchFilter(vault_ids=tuple(v.id for v in self._vaults))
+        try:
+            found = self._store.mentions(terms, flt)
+        except StoreError:
+            return False
+        absent = [t for t in terms if t not in found]
+        if len(absent) / len(terms) < limit:
+            return False
+        auto = debug.auto_rag
+        auto.triggered = False
+        auto.reason = (
+            f"{auto.reason}, but {len(absent)} of {len(terms)} question terms are in no note "
+            f"({', '.join(absent[:5])}): off-topic, no second pass"
+        )
+        return True
 
     def retrieve(self, request: AskRequest, debug: DebugInfo | None = None) -> Retrieved:
         """Ranked candidates and the ones kept for the context (embedding, scopes, K, time
