@@ -31,6 +31,7 @@ from pydantic_settings import (
     TomlConfigSettingsSource,
 )
 
+from notecite.config_errors import describe_validation_error, unknown_env_names
 from notecite.errors import ConfigError
 
 
@@ -488,11 +489,15 @@ def load_settings(config_file: Path | None = None, **overrides: Any) -> Settings
                 )
             },
         )
+    unknown = unknown_env_names(Settings)
+    if unknown:
+        raise ConfigError(unknown)
     try:
         return settings_cls(**overrides)
     except ValidationError as exc:
-        where = f" (config file {toml_file})" if toml_file else ""
-        raise ConfigError(f"invalid settings{where}:\n{exc}") from exc
+        raise ConfigError(
+            "invalid settings: " + describe_validation_error(exc, Settings, toml_file)
+        ) from exc
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"config file {toml_file} is not valid TOML: {exc}") from exc
 

@@ -7,6 +7,7 @@ import sys
 import click
 from rich.console import Console
 
+from notecite.cli.checks import non_empty, require_notes
 from notecite.cli.models_cmd import report_model_loading
 from notecite.cli.state import CliState, pass_state
 from notecite.schemas.ask import AskRequest, AskResponse
@@ -27,7 +28,7 @@ def print_references(response: AskResponse) -> None:
 
 
 @click.command("ask")
-@click.argument("question")
+@click.argument("question", callback=non_empty)
 @click.option("--vault", "vaults", multiple=True, help="Ask only this vault (repeatable).")
 @click.option("--folder", "folders", multiple=True, help="Folder prefix to search (repeatable).")
 @click.option(
@@ -99,6 +100,7 @@ def ask_command(
         )
     except ValueError as exc:
         raise click.BadParameter(str(exc).split("\n")[-1], param_hint="QUESTION") from exc
+    require_notes(state.engine, vaults, folders)
     report_model_loading(state.engine, llm)  # a line while the model loads, if it must
     if as_json:
         response = state.engine.ask(request)

@@ -90,8 +90,9 @@ def watch_command(state: CliState, vault_name: str | None) -> None:
 
 @click.command("status")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.option("-v", "--verbose", is_flag=True, help="Also this process's retrieval caches.")
 @pass_state
-def status_command(state: CliState, as_json: bool) -> None:
+def status_command(state: CliState, as_json: bool, verbose: bool) -> None:
     """Notes, chunks and failed files per vault, and the embedding model of the index."""
     status = state.engine.status()
     if as_json:
@@ -127,7 +128,10 @@ def status_command(state: CliState, as_json: bool) -> None:
             click.echo(f"  failed {failure.rel_path}: {failure.reason}")
         for gap in vault.gaps(state.settings.index.sentence_vectors):
             click.echo(f"  {gap}")
-    for cache in status.caches:  # this process's caches; `notecite serve` keeps them warm
+    if not status.vaults:
+        click.echo("no vaults yet: notecite vault add NAME PATH, then notecite index")
+    # this process's caches; `notecite serve` keeps them warm
+    for cache in status.caches if verbose else ():
         click.echo(
             f"cache {cache.name}: {cache.entries}/{cache.max_entries} entries, "
             f"{cache.hits} hits, {cache.misses} misses ({cache.hit_rate:.0%} hit rate)"

@@ -6,11 +6,12 @@ import json
 
 import click
 
+from notecite.cli.checks import non_empty, require_notes
 from notecite.cli.state import CliState, pass_state
 
 
 @click.command("search")
-@click.argument("query")
+@click.argument("query", callback=non_empty)
 @click.option("--vault", "vaults", multiple=True, help="Search only this vault (repeatable).")
 @click.option("--folder", "folders", multiple=True, help="Folder prefix to search (repeatable).")
 @click.option("-k", "k", type=click.IntRange(1, 200), help="How many chunks to show.")
@@ -35,6 +36,7 @@ def search_command(
     filters: tuple[str, ...],
 ) -> None:
     """Show the chunks that best match QUERY, with file, section and scores."""
+    require_notes(state.engine, vaults, folders)
     results = state.engine.search(query, vaults=vaults, folders=folders, k=k, filters=filters)
     if as_json:
         payload = {

@@ -127,8 +127,9 @@ class RetrievalMeta(_Camel):
 
 
 class ChatMeta(_Camel):
-    """Model, retrieval figures, removed citations, the query that was searched, and whether
-    the answer is an abstention (the notes did not answer it) and why."""
+    """Model, retrieval figures, removed citations, the query that was searched, whether
+    the answer is an abstention (the notes did not answer it) and why, and whether the client
+    stopped it."""
 
     model: str
     retrieval: RetrievalMeta = Field(default_factory=RetrievalMeta)
@@ -136,6 +137,11 @@ class ChatMeta(_Camel):
     query: str = ""
     abstained: bool = False
     abstain_reason: AbstainReason | None = None
+    cancelled: bool = Field(
+        default=False, description="the client stopped the turn; the answer is what was written"
+    )
+    prompt_tokens: int = Field(default=0, description="tokens of the prompt the model read")
+    completion_tokens: int = Field(default=0, description="tokens the model wrote")
 
 
 class ChatRequest(_Camel):

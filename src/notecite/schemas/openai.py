@@ -79,7 +79,9 @@ class Choice(BaseModel):
 
 
 class Usage(BaseModel):
-    """Token counts (notecite does not count them: zeros)."""
+    """Token counts of the turn's answer call, with the tokenizer notecite sizes the context
+    by (the embedder's; a remote model's own count may differ a little): zeros when no model
+    was called (an abstention before generation)."""
 
     prompt_tokens: int = 0
     completion_tokens: int = 0
