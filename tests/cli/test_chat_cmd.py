@@ -118,7 +118,8 @@ def test_chat_banner_help_and_sections_in_references(run: CliRun) -> None:
     first = out.splitlines()[0]
     assert first.startswith("notecite chat over notes; LLM: extractive.")
     assert "/help for commands, /exit to end." in first
-    assert "/exit   end the chat" in out
+    assert "/exit          end the chat" in out
+    assert "/filter EXPR" in out
     assert "unknown command /frobnicate; /help lists them" in out
     assert out.count("References:") == 1  # /help and /frobnicate were not sent as questions
     refs = out.split("References:")[1].strip().splitlines()
