@@ -139,7 +139,10 @@ def test_statistics_follow_every_write_of_every_tenant(pg_url: str, tmp_path: Pa
 def test_migration_5_counts_the_chunks_already_there(
     pg_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(migrations, "MIGRATIONS", migrations.MIGRATIONS[:4])
+    # the schema before migration 5, plus the frontmatter columns (migration 7) that
+    # today's store writes; they do not touch what migration 5 changes
+    before = tuple(m for m in migrations.MIGRATIONS if m[0] <= 4 or m[0] == 7)
+    monkeypatch.setattr(migrations, "MIGRATIONS", before)
     old = PostgresStore(pg_url)
     try:
         _fill(old, tmp_path)
