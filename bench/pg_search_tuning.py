@@ -190,7 +190,7 @@ def main() -> None:
                     matched = [
                         conn.execute(
                             "SELECT count(*) FROM chunks WHERE tsv @@ to_tsquery('english', %s)",
-                            (tsquery_text(text),),
+                            (" | ".join(tsquery_text(text).split()),),
                         ).fetchone()
                         for text, _ in queries
                     ]

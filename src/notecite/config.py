@@ -12,7 +12,7 @@ import os
 import re
 import tomllib
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import platformdirs
 from pydantic import (
@@ -31,6 +31,7 @@ from pydantic_settings import (
     TomlConfigSettingsSource,
 )
 
+from notecite.config_errors import describe_validation_error, unknown_env_names
 from notecite.errors import ConfigError
 
 
@@ -249,6 +250,11 @@ class RetrievalSettings(_Section):
             "blog": 1.00,
             "photo": 0.30,
         }
+    )
+    weights: dict[str, dict[str, Annotated[float, Field(ge=0)]]] = Field(
+        default_factory=dict,
+        description="frontmatter key -> value -> weight of a note's candidates, e.g. "
+        "[retrieval.weights.persona] mentor = 1.2; 'type' adds to doc_type_weights",
     )
 
 
@@ -490,11 +496,15 @@ def load_settings(config_file: Path | None = None, **overrides: Any) -> Settings
                 )
             },
         )
+    unknown = unknown_env_names(Settings)
+    if unknown:
+        raise ConfigError(unknown)
     try:
         return settings_cls(**overrides)
     except ValidationError as exc:
-        where = f" (config file {toml_file})" if toml_file else ""
-        raise ConfigError(f"invalid settings{where}:\n{exc}") from exc
+        raise ConfigError(
+            "invalid settings: " + describe_validation_error(exc, Settings, toml_file)
+        ) from exc
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"config file {toml_file} is not valid TOML: {exc}") from exc
 

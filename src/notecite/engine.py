@@ -22,6 +22,7 @@ from notecite.errors import VaultError
 from notecite.generate.answer import TokenCallback
 from notecite.generate.base import LLM, ModelProgress, Preparable
 from notecite.ingest.indexer import VaultIndexer
+from notecite.ingest.note_files import note_path, read_note_text
 from notecite.ingest.progress import ProgressCallback
 from notecite.pipeline import AskPipeline, grounder_for
 from notecite.querylog import query_log_record
@@ -149,6 +150,24 @@ class Engine:
             raise VaultError(f"unknown vault {name!r}; known vaults: {known}")
         return found
 
+    def folders(self, vault: str) -> list[str]:
+        """The folders of ``vault``'s indexed notes (``a/b`` form), for scoping a question."""
+        return self.store.folders(self.vault(vault).id)
+
+    def note_text(self, vault: str, rel_path: str) -> str:
+        """The text of the indexed note ``rel_path`` of ``vault``, as its file holds it now.
+
+        Raises:
+            VaultError: unknown vault; a path that is absolute, has ``..`` or leads out of
+                the vault's folder; a file that is not an indexed note, or not text.
+        """
+        found = self.vault(vault)
+        file = note_path(found.path, rel_path)
+        state = self.store.note_states(found.id).get(rel_path)
+        if state is None or state.failed:
+            raise VaultError(f"{rel_path!r} is not an indexed note of vault {vault!r}")
+        return read_note_text(file)
+
     # -- indexing ---------------------------------------------------------------------------
 
     def index(
@@ -263,13 +282,15 @@ class Engine:
         vaults: Sequence[str] = (),
         folders: Sequence[str] = (),
         k: int | None = None,
+        filters: Sequence[str] = (),
     ) -> list[SearchResult]:
-        """The top ``k`` chunks for ``query``, ranked exactly as ask ranks its candidates."""
+        """The top ``k`` chunks for ``query``, ranked exactly as ask ranks its candidates,
+        among the notes that meet every frontmatter filter (``tags=atlas``, ...)."""
         if not query.strip():
             raise ValueError("query is empty")
         limit = k or self.settings.search.k
         stage = self.retrieval_stage(vaults)
-        return [c.as_search_result() for c in stage.search(query, folders, limit)]
+        return [c.as_search_result() for c in stage.search(query, folders, limit, filters)]
 
     # -- asking -----------------------------------------------------------------------------
 

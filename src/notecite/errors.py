@@ -12,6 +12,8 @@ Every error raised on purpose by notecite derives from :class:`NotecitError`::
     ├── LLMError                 a language model failed (load, network, bad reply)
     │   └── LLMTimeoutError        it did not answer in time (HTTP timeout, local deadline)
     ├── RerankError              a model reranker failed (retrieval keeps the fused order)
+    ├── FilterError              a frontmatter filter is malformed (which part, what was expected)
+    ├── GenerationCancelled      the client stopped the turn (Stop, or it went away)
     └── ParseError               one note could not be read or parsed (recorded, never fatal)
 
 Messages say what to do next. Misuse of the Python API raises ``ValueError``/``TypeError``.
@@ -62,6 +64,19 @@ class LLMTimeoutError(LLMError):
 
 class RerankError(NotecitError):
     """A model reranker (e5, cross-encoder) failed to load or to answer."""
+
+
+class FilterError(NotecitError):
+    """A frontmatter filter (``--filter``, ``filters``, ``#tag`` in a question) is malformed;
+    the message names the part that is wrong and what was expected there."""
+
+
+class GenerationCancelled(NotecitError):
+    """The client stopped the turn (pressed Stop, or went away) while the model was writing.
+
+    Raised from the token callback, so that the model's stream is closed and the provider
+    stops; the chat service stores the turn as cancelled with the text written so far.
+    """
 
 
 class ParseError(NotecitError):

@@ -24,6 +24,7 @@ from notecite.generate.context import ContextBudget, ContextPiece, TokenCounter
 from notecite.generate.failures import failure_type
 from notecite.generate.grounding import Grounder, SupportLine, locate
 from notecite.generate.prompts import answer_messages
+from notecite.retrieve.frontmatter import no_matching_notes_answer
 from notecite.retrieve.retriever import Candidate
 from notecite.retrieve.salient import not_mentioned_answer
 from notecite.retrieve.stage import Retrieved
@@ -173,6 +174,14 @@ class AskPipeline:
         if retrieved.empty_index:
             return finish(
                 AskResponse(answer=NO_NOTES_ANSWER, abstained=True, abstain_reason="no_notes")
+            )
+        if retrieved.filtered_out:
+            return finish(
+                AskResponse(
+                    answer=no_matching_notes_answer(debug.filters),
+                    abstained=True,
+                    abstain_reason="no_matching_notes",
+                )
             )
         if not retrieved.kept:
             return finish(

@@ -48,7 +48,7 @@ class RetrievalRecord:
 @dataclass(frozen=True, kw_only=True)
 class MetaRecord:
     """How an answer was made: the model, retrieval figures, removed citations, the query
-    searched, and whether (and why) it abstained."""
+    searched, whether (and why) it abstained, and whether the client stopped it."""
 
     model: str
     retrieval: RetrievalRecord = field(default_factory=RetrievalRecord)
@@ -56,6 +56,9 @@ class MetaRecord:
     query: str = ""
     abstained: bool = False
     abstain_reason: str | None = None
+    cancelled: bool = False
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -13,6 +13,8 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
+from notecite.filters.model import Condition
+
 
 class DocType(StrEnum):
     """Kind of source file a note came from."""
@@ -137,6 +139,25 @@ class VaultStatus:
     failed: tuple[FailedFile, ...]
     # Notes found by keyword only until their chunks' vectors are computed.
     waiting_for_vectors: int = 0
+    # Chunks without a vector of the index's embedding model; chunks of more than 80 words
+    # (always two sentence windows or more) that list no window, as an index copied by an
+    # older `store migrate` has; sentence windows listed without a vector.
+    missing_vectors: int = 0
+    unsplit_chunks: int = 0
+    missing_sentence_vectors: int = 0
+
+    def gaps(self, sentence_vectors: bool = True) -> list[str]:
+        """What the vault's chunks lack, each with the command that adds it ([] if nothing);
+        ``sentence_vectors``: whether the index is configured to keep sentence vectors."""
+        fix = "run `notecite index --rebuild` (cached vectors are reused)"
+        found = []
+        if self.missing_vectors:
+            found.append(f"{self.missing_vectors} chunks have no vector: {fix}")
+        if sentence_vectors and self.unsplit_chunks:
+            found.append(f"{self.unsplit_chunks} chunks have no sentence vectors: {fix}")
+        if sentence_vectors and self.missing_sentence_vectors:
+            found.append(f"{self.missing_sentence_vectors} sentence windows have no vector: {fix}")
+        return found
 
 
 @dataclass(frozen=True)
@@ -206,6 +227,8 @@ class SearchFilter:
     folders: tuple[str, ...] = ()
     since: datetime | None = None
     until: datetime | None = None
+    # Frontmatter conditions, all of which a note must meet (see notecite.filters).
+    frontmatter: tuple[Condition, ...] = ()
 
 
 @dataclass(frozen=True)

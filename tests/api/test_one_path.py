@@ -102,12 +102,17 @@ def test_search_ranks_a_query_as_the_ask_pipeline_ranks_its_candidates(
             assert [h.score for h in hits] == [c.final for c in retrieved.candidates[:10]]
 
 
+@pytest.mark.parametrize("context", ["chunks", "evidence"])
 def test_chat_gives_the_model_the_same_context_blocks_as_ask(
-    api_settings: Settings, tmp_path: Path
+    api_settings: Settings, tmp_path: Path, context: str
 ) -> None:
-    """What the model is shown, compared call for call: the merged blocks of /ask."""
+    """What the model is shown, compared call for call: the merged blocks of /ask (whole, or
+    cut down to their evidence lines)."""
     llm = ScriptedLLM("The keeper logs the lamp [N1].")
-    with Engine(api_settings, llm=llm) as engine:
+    settings = api_settings.model_copy(
+        update={"ask": api_settings.ask.model_copy(update={"context": context})}
+    )
+    with Engine(settings, llm=llm) as engine:
         engine.add_vault("keeper", write_files(tmp_path / "k", LONG_NOTE))
         engine.index()
         question = "What does the lighthouse keeper log at dawn?"
@@ -116,5 +121,9 @@ def test_chat_gives_the_model_the_same_context_blocks_as_ask(
     ask_call, chat_call = llm.answer_calls
     assert len(ask_call.sources) < len(LONG_NOTE["keeper.md"].splitlines())
     assert chat_call.sources == ask_call.sources
-    merged = [s for s in ask_call.sources if s.text.count("\n") > 40]
-    assert merged  # at least one block holds more than one window
+    if context == "chunks":
+        merged = [s for s in ask_call.sources if s.text.count("\n") > 40]
+        assert merged  # at least one block holds more than one window
+    else:
+        assert all(s.text.count("\n") < 20 for s in ask_call.sources)
+        assert any("log" in s.text for s in ask_call.sources)

@@ -86,7 +86,15 @@ def test_the_openai_client_gets_a_cited_answer(server: str) -> None:
         answer, _, sources = message.content.partition("\n\n---\n**Sources:**\n")
         assert "40000" in answer
         assert "[N1]" in answer
-        assert sources.splitlines()[0] == "- [1] notes/projects/apollo.md"
+        # the sources list names each source as the text cites it, with its section
+        assert (
+            sources.splitlines()[0] == "- [N1] notes/projects/apollo.md \u203a Apollo \u203a Budget"
+        )
+        usage = completion.usage
+        assert usage is not None
+        assert usage.prompt_tokens > 20  # the question, the rules and the context it read
+        assert 0 < usage.completion_tokens < usage.prompt_tokens
+        assert usage.total_tokens == usage.prompt_tokens + usage.completion_tokens
         extra = message.model_extra or {}
         assert extra["citations"][0]["cid"] == "N1"
         assert extra["citations"][0]["noteId"] == "notes/projects/apollo.md"
@@ -116,9 +124,11 @@ def test_the_openai_client_streams_chunks_then_citations(server: str) -> None:
     assert chunks[0].choices[0].delta.role == "assistant"
     text = "".join(c.choices[0].delta.content or "" for c in chunks)
     assert "40000" in text
-    assert "- [1] notes/projects/apollo.md" in text
+    assert "- [N1] notes/projects/apollo.md \u203a Apollo \u203a Budget" in text
     last = chunks[-1]
     assert last.choices[0].finish_reason == "stop"
+    assert last.usage is not None
+    assert last.usage.completion_tokens > 0
     extra = last.model_extra or {}
     assert extra["citations"][0]["noteId"] == "notes/projects/apollo.md"
     assert extra["notecite"]["answer"] in text

@@ -20,6 +20,7 @@ DEFAULTS = {
     "include_citations": True,
     "model": None,
     "system_prompt": None,
+    "filters": [],
 }
 
 

@@ -109,3 +109,20 @@ def test_tenant_option_keeps_vaults_and_sessions_apart(run: CliRun, tmp_path: Pa
 
     bad = run("--tenant", "../x", "vault", "list", code=2)
     assert "--tenant" in bad.output
+
+
+def test_chat_banner_help_and_sections_in_references(run: CliRun) -> None:
+    out = run(
+        "chat", input="/help\n/frobnicate\nWhat is the Apollo budget?\n/exit\nignored\n"
+    ).output
+    first = out.splitlines()[0]
+    assert first.startswith("notecite chat over notes; LLM: extractive.")
+    assert "/help for commands, /exit to end." in first
+    assert "/exit          end the chat" in out
+    assert "/filter EXPR" in out
+    assert "unknown command /frobnicate; /help lists them" in out
+    assert out.count("References:") == 1  # /help and /frobnicate were not sent as questions
+    refs = out.split("References:")[1].strip().splitlines()
+    assert re.match(r"\[N1\] notes/projects/apollo\.md:\d+ > .+", refs[0]), refs
+    cids = [int(m) for m in re.findall(r"^\[N(\d+)\]", "\n".join(refs), flags=re.MULTILINE)]
+    assert cids == sorted(cids)

@@ -35,6 +35,20 @@ def test_claims_keep_the_markers_written_after_their_stop() -> None:
     assert [c.cids for c in claims] == [("N1",), ("N2",), ("N1",)]
 
 
+def test_a_numbered_list_item_stays_one_claim() -> None:
+    answer = "Steps:\n\n1. Open the Apollo plan. [N1]\n2. Check the budget [N1]."
+    claims = split_claims(answer)
+    assert [c.body for c in claims] == [
+        "Steps:",
+        "1. Open the Apollo plan.",
+        "2. Check the budget.",
+    ]
+    grounding = Grounder().ground(
+        "The launch is:\n1. On March 14 at the Lisbon office [N1].", SOURCES, "When?"
+    )
+    assert grounding.text == "The launch is:\n1. On March 14 at the Lisbon office [N1]."
+
+
 def test_numbers_and_code_spans_weigh_double_and_filler_is_left_out() -> None:
     terms = content_terms("Yes, the `sync` mode uses port 8080 in Foam.")
     assert terms["sync"] == 2.0

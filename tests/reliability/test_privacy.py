@@ -111,10 +111,11 @@ def test_config_show_masks_every_key(tmp_path: Path) -> None:
         f'[server]\napi_keys = ["{API_KEY}"]\n[generation]\napi_key = "{LLM_KEY}"\n'
         f'[embedder]\napi_key = "{LLM_KEY}"\n'
     )
-    result = CliRunner().invoke(cli, ["--home", str(home), "config", "show"])
-    assert result.exit_code == 0, result.output
-    assert API_KEY not in result.output
-    assert LLM_KEY not in result.output
+    for extra in ([], ["--json"]):
+        result = CliRunner().invoke(cli, ["--home", str(home), "config", "show", *extra])
+        assert result.exit_code == 0, result.output
+        assert API_KEY not in result.output
+        assert LLM_KEY not in result.output
 
 
 def _ask_and_read_log(settings: Settings, notes: Path) -> list[str]:

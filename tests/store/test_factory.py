@@ -73,7 +73,7 @@ def test_a_named_tenant_gets_its_own_rows_of_the_same_file(tmp_path: Path) -> No
             opened.close()
 
 
-def test_the_postgres_backend_needs_a_url_and_keeps_no_query_log(tmp_path: Path) -> None:
+def test_the_postgres_backend_needs_a_url_and_its_own_store(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match=r"needs store\.url"):
         open_store(hash_settings(tmp_path / "home", store={"backend": "postgres"}))
     postgres = hash_settings(
@@ -81,7 +81,7 @@ def test_the_postgres_backend_needs_a_url_and_keeps_no_query_log(tmp_path: Path)
     )
     sqlite = SQLiteStore(tmp_path / "n.db")
     try:
-        with pytest.raises(ConfigError, match="query log is kept only in the SQLite store"):
+        with pytest.raises(ConfigError, match="index store is SQLiteStore"):
             open_query_log(postgres, sqlite)
     finally:
         sqlite.close()

@@ -12,9 +12,11 @@ from notecite.store.sqlite import SQLiteStore
 from notecite.store.sqlite.migrations import MIGRATIONS, migrate
 from notecite.store.sqlite.vectors import folder_matches
 from tests.store.contract import StoreContract, StoreFactory
+from tests.store.ranking_contract import RankingContract
+from tests.store.status_contract import VectorGapsContract
 
 
-class TestSQLiteStore(StoreContract):
+class TestSQLiteStore(StoreContract, RankingContract, VectorGapsContract):
     @pytest.fixture
     def store_factory(self, tmp_path: Path) -> StoreFactory:
         return lambda: SQLiteStore(tmp_path / "index" / "notecite.db")

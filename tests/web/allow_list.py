@@ -8,8 +8,9 @@ from typing import Any
 
 TAGS = {"p", "br", "hr", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "li", "blockquote",
         "pre", "code", "em", "strong", "del", "a", "span", "button",
-        "table", "thead", "tbody", "tr", "th", "td"}  # fmt: skip
-ATTRIBUTES = {"href", "title", "class", "id", "type", "start", "align", "data-cid", "target", "rel"}
+        "table", "thead", "tbody", "tr", "th", "td", "img"}  # fmt: skip
+ATTRIBUTES = {"href", "title", "class", "id", "type", "start", "align", "data-cid", "target", "rel",
+              "src", "alt"}  # fmt: skip
 SAFE_PROTOCOLS = {"http:", "https:", "mailto:"}
 CLASSES = {"chip", "wikilink", "target"}  # language-* on fenced code; the view marks a target
 
@@ -40,6 +41,8 @@ def problems(elements: list[dict[str, Any]]) -> list[str]:
             found.append(f"link without rel=noopener: {attributes}")
         if attributes.get("target", "_blank") != "_blank":
             found.append(f"target {attributes['target']!r}")
+        if "src" in attributes and (tag != "img" or not attributes["src"].startswith("/notes/")):
+            found.append(f"src {attributes['src']!r} on <{tag}> (images load from /notes only)")
         if "type" in attributes and (tag, attributes["type"]) != ("button", "button"):
             found.append(f"type={attributes['type']!r} on <{tag}>")
         found.extend(

@@ -20,6 +20,7 @@ from notecite.api.graphql import graphql_router
 from notecite.api.headers import SecurityHeaders
 from notecite.api.hosts import TrustedHosts
 from notecite.api.limits import BodyLimit
+from notecite.api.mcp_route import mount_mcp, running_mcp
 from notecite.api.request_guard import RequestGuard
 from notecite.api.routes import (
     ask,
@@ -60,9 +61,11 @@ def create_app(settings: Settings, model_progress: ModelProgress | None = None) 
     ``GET /templates``, ``POST /templates/search`` (the library is indexed at start-up).
     ``GET /v1/models``, ``POST /v1/chat/completions`` (OpenAI-compatible, streamed or not);
     ``POST /graphql`` (sessions with their RAG settings, chat; depth, alias and size limits,
-    one ``sendMessage`` a request). ``GET /notes/{vault}/{path}`` (an indexed note's file),
-    ``GET /vaults/{name}/folders``; the web page at ``/`` (``/logs``, ``/indexing``,
-    ``/view/...``, ``/static``), which signs in with ``POST|DELETE /auth/session``.
+    one ``sendMessage`` a request); ``/mcp``, the MCP server (streamable HTTP: the tools
+    search, ask, get_note, list_vaults; notes as resources). ``GET /notes/{vault}/{path}``
+    (an indexed note's file), ``GET /vaults/{name}/folders``; the web page at ``/``
+    (``/logs``, ``/indexing``, ``/view/...``, ``/static``), which signs in with
+    ``POST|DELETE /auth/session``.
     OpenAPI at ``/openapi.json``. When API keys are set (``server.api_keys``,
     ``server.tenant_keys``), every route but /health needs ``Authorization: Bearer <key>``
     (or the page's session cookie), and the key's tenant is the only one whose vaults, notes
@@ -83,7 +86,8 @@ def create_app(settings: Settings, model_progress: ModelProgress | None = None) 
         if settings.server.preload_llm:
             await asyncio.to_thread(preload_llm, tenants.default.engine, model_progress)
         try:
-            yield
+            async with running_mcp(mcp_endpoint):
+                yield
         finally:
             app.state.templates.close()
             tenants.close()
@@ -110,5 +114,6 @@ def create_app(settings: Settings, model_progress: ModelProgress | None = None) 
     for module in (ask, vaults, chat, sessions, templates, notes, openai_compat):
         app.include_router(module.router, dependencies=protected)
     app.include_router(graphql_router(), dependencies=protected)
+    mcp_endpoint = mount_mcp(app)  # the bearer key's tenant, checked by the endpoint itself
     mount_web(app, settings)  # the pages hold no data: their scripts call the routes above
     return app

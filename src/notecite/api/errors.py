@@ -16,6 +16,7 @@ from notecite.chat.errors import ChatError, SessionNotFoundError, TenantNotFound
 from notecite.errors import (
     ConfigError,
     EmbedderMismatchError,
+    FilterError,
     IndexBusyError,
     LLMError,
     NotecitError,
@@ -73,6 +74,7 @@ _LIBRARY_STATUS: tuple[tuple[type[NotecitError], int], ...] = (
     (IndexBusyError, 409),
     (StoreError, 503),
     (VaultError, 400),
+    (FilterError, 400),
     (ConfigError, 400),
     (LLMError, 502),
 )

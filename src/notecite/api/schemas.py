@@ -43,6 +43,9 @@ class SearchRequest(_Body):
     vaults: list[str] = Field(default_factory=list)
     folders: list[str] = Field(default_factory=list)
     k: int | None = Field(default=None, ge=1, le=200)
+    filters: list[str] = Field(
+        default_factory=list, max_length=20, description="frontmatter filters, all must hold"
+    )
 
 
 class SearchHit(BaseModel):
@@ -130,6 +133,14 @@ class FolderList(BaseModel):
 
     vault: str
     folders: list[str]
+
+
+class FrontmatterFacetsOut(BaseModel):
+    """``GET /vaults/{name}/frontmatter``: the values of some frontmatter keys in the vault,
+    each with the number of notes holding it, most common first (the scope panel's pickers)."""
+
+    vault: str
+    values: dict[str, dict[str, int]]
 
 
 class IndexReportOut(BaseModel):

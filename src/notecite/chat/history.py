@@ -12,11 +12,14 @@ SOURCES_MARKER = "\n\n---\n**Sources:**\n"
 _CITATION = re.compile(r"\s*\[N\d+\]")
 
 
-def sources_block(sources: Sequence[tuple[str, str]]) -> str:
-    """``---`` / ``**Sources:**`` / ``- [1] source`` lines for ``(cid, label)`` pairs."""
+def sources_block(sources: Sequence[tuple[str, str]], *, keep_prefix: bool = False) -> str:
+    """``---`` / ``**Sources:**`` / ``- [1] source`` lines for ``(cid, label)`` pairs
+    (``- [N1] source`` with ``keep_prefix``, as the answer text cites them)."""
     if not sources:
         return ""
-    lines = [f"- [{cid.removeprefix('N')}] {label}" for cid, label in sources]
+    lines = [
+        f"- [{cid if keep_prefix else cid.removeprefix('N')}] {label}" for cid, label in sources
+    ]
     return SOURCES_MARKER + "\n".join(lines)
 
 

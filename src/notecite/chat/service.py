@@ -7,6 +7,7 @@ citation checks, fallbacks) -> store the question and the answer (with its sourc
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable, Sequence
 
@@ -16,6 +17,7 @@ from notecite.chat.history import history_messages, sources_block
 from notecite.chat.prompts import plain_messages, rag_messages
 from notecite.chat.sessions import Sessions, check_tenant, title_from
 from notecite.config import AskSettings, ChatSettings, GenerationSettings
+from notecite.errors import GenerationCancelled
 from notecite.generate.answer import (
     AnswerSettings,
     CitedAnswer,
@@ -36,6 +38,7 @@ from notecite.pipeline import (
     place_quotes,
     record_generation,
 )
+from notecite.retrieve.frontmatter import no_matching_notes_answer
 from notecite.retrieve.retriever import Candidate
 from notecite.retrieve.salient import not_mentioned_answer
 from notecite.retrieve.stage import Retrieved
@@ -58,6 +61,8 @@ Retrieve = Callable[[AskRequest, LLM, AskSettings, DebugInfo], Retrieved]
 """The retrieval stage for a question with the given LLM and ask settings (the Engine's)."""
 
 SNIPPET_CHARS = 300
+
+logger = logging.getLogger(__name__)
 
 
 def session_ask_settings(ask: AskSettings, settings: SessionSettings) -> AskSettings:
@@ -142,6 +147,7 @@ class ChatService:
                     folders=list(request.folders),
                     k=settings.rag_top_k,
                     detail=request.detail,
+                    filters=[*settings.filters, *request.filters],
                 ),
                 llm,
                 session_ask_settings(self._ask, settings),
@@ -156,30 +162,51 @@ class ChatService:
             query=query.query,
         )
         missing = retrieved.missing.not_in_vaults if retrieved and kept else ()
-        if settings.enable_rag and (not kept or missing):
-            text = FALLBACK_ANSWER
-            if retrieved and retrieved.empty_index:
-                text = NO_NOTES_ANSWER
-            elif missing:
-                text = not_mentioned_answer(missing)
-            if on_token is not None:
-                on_token(text)
-            answer = CitedAnswer(text=text, outcome="fallback")
-        else:
-            absent = retrieved.missing.not_in_context if retrieved else ()
-            answer = self._answer(
-                request, query.query, history, kept, settings, llm, on_token, absent
-            )
-            if self._note_lines is not None:
-                place_quotes(answer, kept, self._note_lines)
+        written: list[str] = []
+        absent = retrieved.missing.not_in_context if retrieved else ()
+
+        def write(piece: str) -> None:
+            assert on_token is not None
+            on_token(piece)  # raises GenerationCancelled when the client went away
+            written.append(piece)
+
+        token = write if on_token is not None else None
+        try:
+            if settings.enable_rag and (not kept or missing):
+                text = FALLBACK_ANSWER
+                if retrieved and retrieved.empty_index:
+                    text = NO_NOTES_ANSWER
+                elif retrieved and retrieved.filtered_out:
+                    text = no_matching_notes_answer(retrieved.debug.filters)
+                elif missing:
+                    text = not_mentioned_answer(missing)
+                if token is not None:
+                    token(text)
+                answer = CitedAnswer(text=text, outcome="fallback")
+            else:
+                answer = self._answer(
+                    request, query.query, history, kept, settings, llm, token, absent
+                )
+                if self._note_lines is not None:
+                    place_quotes(answer, kept, self._note_lines)
+        except GenerationCancelled:
+            logger.debug("turn cancelled after %d pieces", len(written))
+            meta.cancelled = True
+            answer = CitedAnswer(text="".join(written).strip(), outcome="failed")
         error = None
-        if answer.error is not None:
+        if meta.cancelled:
+            pass  # neither an error nor an abstention: the user stopped it
+        elif answer.error is not None:
             error = ErrorInfo(type=failure_type(answer.error), message=str(answer.error))
         else:
             meta.invalid_citations = len(answer.invalid)
             reason = _abstain_reason(settings, retrieved, answer)
             meta.abstained, meta.abstain_reason = reason is not None, reason
         meta.retrieval.k = sum(len(m) for m in answer.members.values())
+        if answer.raw:  # the model answered: what it read and wrote, in the context's tokens
+            sent = _prompt_builder(request, query.query, history, settings, absent)(answer.sources)
+            meta.prompt_tokens = sum(self._count_tokens([m.content for m in sent]))
+            meta.completion_tokens = sum(self._count_tokens([answer.raw]))
         text = answer.text
         by_cid = {s.cid: s for s in answer.sources}
         cited = [by_cid[cid] for cid in answer.cited]
@@ -226,14 +253,7 @@ class ChatService:
         absent: Sequence[str] = (),
     ) -> CitedAnswer:
         """The answer through the one answer path, with history and the session's prompt."""
-
-        def prompt(sources: Sequence[ContextSource]) -> tuple[ChatMessage, ...]:
-            if settings.enable_rag:
-                return rag_messages(
-                    query, sources, history, settings.system_prompt, request.detail, absent
-                )
-            return plain_messages(request.message, history, settings.system_prompt)
-
+        prompt = _prompt_builder(request, query, history, settings, absent)
         return answer_with_citations(
             llm,
             request.message,  # model-free providers pick sentences by the user's own words
@@ -262,9 +282,7 @@ class ChatService:
             chunk = best[source.cid]
             origin = origins.get(chunk.chunk.chunk_id)
             support = answer.support.get(source.cid)
-            snippet = " ".join(source.text.split())
-            if len(snippet) > SNIPPET_CHARS:
-                snippet = snippet[: SNIPPET_CHARS - 3].rstrip() + "..."
+            snippet = _snippet(source.text)
             citations.append(
                 ChatCitation(
                     cid=source.cid,
@@ -283,6 +301,38 @@ class ChatService:
                 )
             )
         return citations
+
+
+def _snippet(text: str) -> str:
+    """The passage as markdown the page can render: its lines kept (a heading stays a
+    heading), runs of spaces and blank lines squeezed, at most SNIPPET_CHARS."""
+    lines = [" ".join(line.split()) for line in text.strip().splitlines()]
+    snippet = "\n".join(line for i, line in enumerate(lines) if line or (i and lines[i - 1]))
+    if len(snippet) > SNIPPET_CHARS:
+        snippet = snippet[: SNIPPET_CHARS - 3].rstrip() + "..."
+    return snippet
+
+
+PromptBuilder = Callable[[Sequence[ContextSource]], tuple[ChatMessage, ...]]
+
+
+def _prompt_builder(
+    request: ChatRequest,
+    query: str,
+    history: Sequence[ChatMessage],
+    settings: SessionSettings,
+    absent: Sequence[str],
+) -> PromptBuilder:
+    """The messages the model is sent for a given context."""
+
+    def prompt(sources: Sequence[ContextSource]) -> tuple[ChatMessage, ...]:
+        if settings.enable_rag:
+            return rag_messages(
+                query, sources, history, settings.system_prompt, request.detail, absent
+            )
+        return plain_messages(request.message, history, settings.system_prompt)
+
+    return prompt
 
 
 def _label(citation: ChatCitation) -> str:
@@ -314,6 +364,8 @@ def _abstain_reason(
         return None
     if retrieved is not None and retrieved.empty_index:
         return "no_notes"
+    if retrieved is not None and retrieved.filtered_out:
+        return "no_matching_notes"
     if retrieved is not None and retrieved.kept and retrieved.missing.not_in_vaults:
         return "not_mentioned"
     return "insufficient_information" if answer.sources else "no_relevant_context"

@@ -31,9 +31,15 @@ def check_tenant(tenant_id: str | None, served: str = DEFAULT_TENANT) -> None:
 
 
 def title_from(message: str) -> str:
-    """A session title from its first message: one line, at most 60 characters."""
+    """A session title from its first message: one line, at most 60 characters, cut at a
+    word and ended with an ellipsis when longer."""
     line = " ".join(message.split())
-    return line if len(line) <= 60 else line[:57].rstrip() + "..."
+    if len(line) <= 60:
+        return line
+    cut = line[:59]
+    if " " in cut[20:]:
+        cut = cut[: cut.rindex(" ")]
+    return cut.rstrip(" ,;:.-") + "\u2026"
 
 
 class Sessions:
@@ -108,4 +114,4 @@ class Sessions:
 
 
 def _not_found(session_id: str) -> SessionNotFoundError:
-    return SessionNotFoundError(f"no chat session {session_id!r}; list sessions with GET /sessions")
+    return SessionNotFoundError(f"no chat session {session_id!r}; list the sessions to find its id")

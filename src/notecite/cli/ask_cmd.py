@@ -7,6 +7,7 @@ import sys
 import click
 from rich.console import Console
 
+from notecite.cli.checks import non_empty, require_notes
 from notecite.cli.models_cmd import report_model_loading
 from notecite.cli.state import CliState, pass_state
 from notecite.schemas.ask import AskRequest, AskResponse
@@ -27,7 +28,7 @@ def print_references(response: AskResponse) -> None:
 
 
 @click.command("ask")
-@click.argument("question")
+@click.argument("question", callback=non_empty)
 @click.option("--vault", "vaults", multiple=True, help="Ask only this vault (repeatable).")
 @click.option("--folder", "folders", multiple=True, help="Folder prefix to search (repeatable).")
 @click.option(
@@ -55,6 +56,15 @@ def print_references(response: AskResponse) -> None:
     "(default: ask.auto_rag).",
 )
 @click.option("--multi-query", is_flag=True, default=None, help="Auto-RAG searches rewrites.")
+@click.option(
+    "--filter",
+    "filters",
+    multiple=True,
+    metavar="EXPR",
+    help="Only notes whose frontmatter matches, e.g. 'tags=atlas', 'tags in [a, b]', "
+    "'tags^=projects/', 'status!=draft', 'has:due', 'created>=2024-01-01' (repeatable: all "
+    "must hold). #tag and key:value in the text work too.",
+)
 @pass_state
 def ask_command(
     state: CliState,
@@ -69,6 +79,7 @@ def ask_command(
     citation_style: str,
     auto_rag: str | None,
     multi_query: bool | None,
+    filters: tuple[str, ...],
 ) -> None:
     """Answer QUESTION from your notes, citing the file and section of each fact."""
     try:
@@ -84,10 +95,12 @@ def ask_command(
                 "llm": llm,
                 "auto_rag": auto_rag,
                 "multi_query": multi_query,
+                "filters": list(filters),
             }
         )
     except ValueError as exc:
         raise click.BadParameter(str(exc).split("\n")[-1], param_hint="QUESTION") from exc
+    require_notes(state.engine, vaults, folders)
     report_model_loading(state.engine, llm)  # a line while the model loads, if it must
     if as_json:
         response = state.engine.ask(request)
@@ -136,6 +149,8 @@ def ask_command(
             f"generate {t.generate:.0f}, total {t.total:.0f}"
         )
         debug = response.debug
+        if debug.filters:
+            click.echo(f"filters: {', '.join(debug.filters)}")
         if debug.generation is not None:
             g = debug.generation
             first = f"first text {t.first_token:.0f} ms, " if t.first_token is not None else ""

@@ -3,30 +3,104 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import click
 
+from notecite.chat.errors import SessionNotFoundError
 from notecite.chat.sessions import Sessions
+from notecite.cli.checks import require_notes
 from notecite.cli.models_cmd import prepare_llm
 from notecite.cli.state import CliState, pass_state
-from notecite.errors import LLMError
-from notecite.schemas.chat import ChatRequest, ChatResponse, SessionSettings
+from notecite.errors import FilterError, LLMError
+from notecite.filters import parse_filter
+from notecite.schemas.chat import (
+    ChatRequest,
+    ChatResponse,
+    ChatSession,
+    SessionDetail,
+    SessionSettings,
+)
 from notecite.store.sessions import SessionStore
 
 EXIT_COMMANDS = {"/exit", "/quit"}
+HELP_COMMANDS = {"/help", "/?"}
+FILTER_COMMAND = "/filter"
+HELP_TEXT = """Type a question and press Enter; follow-ups are read with the conversation.
+  /help          this text
+  /filter EXPR   search only notes whose frontmatter matches EXPR (/filter alone clears)
+  /exit          end the chat (also /quit or Ctrl+D); resume later with --session ID"""
+
+
+def _cid_order(cid: str) -> tuple[int, str]:
+    digits = "".join(c for c in cid if c.isdigit())
+    return (int(digits) if digits else 0, cid)
+
+
+def _filter_command(message: str, active: list[str]) -> list[str]:
+    """``/filter EXPR`` adds EXPR (checked now) to the active filters; ``/filter`` clears."""
+    expression = message[len(FILTER_COMMAND) :].strip()
+    if not expression:
+        click.echo("(filters cleared)")
+        return []
+    try:
+        parse_filter(expression)
+    except FilterError as exc:
+        click.secho(f"({exc})", fg="red", err=True)
+        return active
+    active = [*active, expression]
+    click.echo(f"(filters: {' and '.join(active)})")
+    return active
 
 
 def print_citations(response: ChatResponse) -> None:
-    """``[N1] vault/path.md`` for each cited source."""
+    """``[N1] vault/path.md:12 > Section`` for each cited source, in the order of its id."""
     if not response.citations:
         return
     click.echo("\nReferences:")
-    for citation in response.citations:
-        click.echo(f"[{citation.cid}] {citation.note_id}")
+    for citation in sorted(response.citations, key=lambda c: _cid_order(c.cid)):
+        line = citation.quote_line or citation.line_start
+        where = f"{citation.note_id}:{line}" if line else citation.note_id
+        section = f" > {citation.section}" if citation.section else ""
+        click.echo(f"[{citation.cid}] {where}{section}")
+
+
+def _banner(state: CliState, vaults: tuple[str, ...], folders: tuple[str, ...]) -> str:
+    names = ", ".join(vaults) or ", ".join(v.name for v in state.engine.vaults())
+    scope = f"{names}" + (f" (folders: {', '.join(folders)})" if folders else "")
+    llm = state.settings.llm or "default"
+    return f"notecite chat over {scope}; LLM: {llm}. /help for commands, /exit to end."
+
+
+class _CliSessions(Sessions):
+    """Sessions whose "not found" names the command that lists them."""
+
+    def get(self, session_id: str) -> ChatSession:
+        with _cli_hint():
+            return super().get(session_id)
+
+    def detail(self, session_id: str) -> SessionDetail:
+        with _cli_hint():
+            return super().detail(session_id)
+
+    def delete(self, session_id: str) -> None:
+        with _cli_hint():
+            super().delete(session_id)
+
+
+@contextmanager
+def _cli_hint() -> Iterator[None]:
+    try:
+        yield
+    except SessionNotFoundError as exc:
+        raise SessionNotFoundError(
+            f"{str(exc).split(';')[0]}; list them with: notecite sessions list"
+        ) from exc
 
 
 def _sessions(state: CliState, store: SessionStore) -> Sessions:
-    return Sessions(store, SessionSettings.defaults(state.settings.ask))
+    return _CliSessions(store, SessionSettings.defaults(state.settings.ask))
 
 
 def _answer(
@@ -53,22 +127,40 @@ def _answer(
 @click.option("--session", "session_id", help="Resume this session (see: notecite sessions list).")
 @click.option("--vault", "vaults", multiple=True, help="Search only this vault (repeatable).")
 @click.option("--folder", "folders", multiple=True, help="Folder prefix to search (repeatable).")
+@click.option(
+    "--filter",
+    "filters",
+    multiple=True,
+    metavar="EXPR",
+    help="Every message searches only notes whose frontmatter matches, e.g. 'tags=atlas', "
+    "'tags in [a, b]', "
+    "'tags^=projects/', 'status!=draft', 'has:due', 'created>=2024-01-01' (repeatable: all "
+    "must hold). #tag and key:value in the text work too.",
+)
 @pass_state
 def chat_command(
-    state: CliState, session_id: str | None, vaults: tuple[str, ...], folders: tuple[str, ...]
+    state: CliState,
+    session_id: str | None,
+    vaults: tuple[str, ...],
+    folders: tuple[str, ...],
+    filters: tuple[str, ...],
 ) -> None:
     """Chat with your notes; every answer cites them and the session keeps the history.
 
     Type a message and press Enter. Follow-up questions ("and the second one?") are read
     in the light of the conversation. End with /exit or Ctrl+D; resume later with
-    --session ID.
+    --session ID. "/filter EXPR" adds a frontmatter filter for the messages after it,
+    "/filter" alone drops them all; "#atlas" or "type:meeting" in a message filters that one.
     """
+    require_notes(state.engine, vaults, folders)
+    active = list(filters)
     store = state.engine.open_sessions()
     try:
         prepare_llm(state.engine)  # the model loads now, not on the first message
     except LLMError as exc:
         click.secho(f"the model is not ready ({exc}); answers will list notes only", err=True)
     try:
+        click.echo(_banner(state, vaults, folders))
         if session_id is not None:
             session = _sessions(state, store).get(session_id)
             click.echo(f"Resuming {session.title!r} ({session.message_count} messages).")
@@ -82,6 +174,15 @@ def chat_command(
             message = line.strip()
             if message in EXIT_COMMANDS:
                 break
+            if message in HELP_COMMANDS:
+                click.echo(HELP_TEXT)
+                continue
+            if message == FILTER_COMMAND or message.startswith(FILTER_COMMAND + " "):
+                active = _filter_command(message, active)
+                continue
+            if message.startswith("/") and " " not in message:
+                click.echo(f"unknown command {message}; /help lists them")
+                continue
             if not message:
                 continue
             request = ChatRequest(
@@ -89,6 +190,7 @@ def chat_command(
                 session_id=session_id,
                 vaults=list(vaults),
                 folders=list(folders),
+                filters=active,
             )
             response = _answer(state, store, request, streamed)
             session_id = response.session_id

@@ -111,8 +111,9 @@ def watch_command(state: CliState, vault_name: str | None) -> None:
 
 @click.command("status")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.option("-v", "--verbose", is_flag=True, help="Also this process's retrieval caches.")
 @pass_state
-def status_command(state: CliState, as_json: bool) -> None:
+def status_command(state: CliState, as_json: bool, verbose: bool) -> None:
     """Notes, chunks and failed files per vault, and the embedding model of the index."""
     status = state.engine.status()
     if as_json:
@@ -125,6 +126,10 @@ def status_command(state: CliState, as_json: bool) -> None:
                     "chunks": v.chunks,
                     "waiting_for_vectors": v.waiting_for_vectors,
                     "failed": [asdict(f) for f in v.failed],
+                    "missing_vectors": v.missing_vectors,
+                    "unsplit_chunks": v.unsplit_chunks,
+                    "missing_sentence_vectors": v.missing_sentence_vectors,
+                    "gaps": v.gaps(state.settings.index.sentence_vectors),
                 }
                 for v in status.vaults
             ],
@@ -150,7 +155,12 @@ def status_command(state: CliState, as_json: bool) -> None:
         )
         for failure in vault.failed:
             click.echo(f"  failed {failure.rel_path}: {failure.reason}")
-    for cache in status.caches:  # this process's caches; `notecite serve` keeps them warm
+        for gap in vault.gaps(state.settings.index.sentence_vectors):
+            click.echo(f"  {gap}")
+    if not status.vaults:
+        click.echo("no vaults yet: notecite vault add NAME PATH, then notecite index")
+    # this process's caches; `notecite serve` keeps them warm
+    for cache in status.caches if verbose else ():
         click.echo(
             f"cache {cache.name}: {cache.entries}/{cache.max_entries} entries, "
             f"{cache.hits} hits, {cache.misses} misses ({cache.hit_rate:.0%} hit rate)"

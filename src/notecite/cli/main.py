@@ -15,6 +15,7 @@ from notecite.cli.config_cmd import config_group
 from notecite.cli.eval_cmd import eval_group
 from notecite.cli.index_cmd import index_command, status_command, watch_command
 from notecite.cli.log_cmd import log_group
+from notecite.cli.mcp_cmd import mcp_command
 from notecite.cli.models_cmd import models_group
 from notecite.cli.search_cmd import search_command
 from notecite.cli.serve_cmd import serve_command
@@ -22,19 +23,18 @@ from notecite.cli.state import CliState
 from notecite.cli.store_cmd import store_group
 from notecite.cli.templates_cmd import templates_group
 from notecite.cli.vault_cmd import vault_group
-from notecite.config import DEFAULT_TENANT, TENANT_NAME, load_settings
+from notecite.config import DEFAULT_TENANT, TENANT_NAME, config_file_path, load_settings
 from notecite.errors import NotecitError
 
 
 class _Root(click.Group):
-    """Turns notecite errors into a message and exit code 1 (traceback only with --debug)."""
+    """Turns notecite errors into one line and exit code 1 (traceback only with --debug)."""
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
         except NotecitError as exc:
-            state = ctx.obj if isinstance(ctx.obj, CliState) else None
-            if state is not None and state.debug:
+            if ctx.params.get("debug"):
                 raise
             click.echo(f"error: {exc}", err=True)
             ctx.exit(1)
@@ -94,9 +94,14 @@ def cli(
         overrides["embedder"] = {"name": embedder}
     if llm:
         overrides["llm"] = llm
-    state = CliState(debug=debug, tenant=tenant)
+    settings = load_settings(config_file, **overrides)
+    state = CliState(
+        debug=debug,
+        tenant=tenant,
+        settings=settings,
+        config_file=config_file_path(config_file, settings.home),
+    )
     ctx.obj = state
-    state.settings = load_settings(config_file, **overrides)
     ctx.call_on_close(state.close)
 
 
@@ -111,6 +116,7 @@ cli.add_command(sessions_group)
 cli.add_command(eval_group)
 cli.add_command(config_group)
 cli.add_command(serve_command)
+cli.add_command(mcp_command)
 cli.add_command(templates_group)
 cli.add_command(log_group)
 cli.add_command(store_group)

@@ -6,15 +6,25 @@ import json
 
 import click
 
+from notecite.cli.checks import non_empty, require_notes
 from notecite.cli.state import CliState, pass_state
 
 
 @click.command("search")
-@click.argument("query")
+@click.argument("query", callback=non_empty)
 @click.option("--vault", "vaults", multiple=True, help="Search only this vault (repeatable).")
 @click.option("--folder", "folders", multiple=True, help="Folder prefix to search (repeatable).")
 @click.option("-k", "k", type=click.IntRange(1, 200), help="How many chunks to show.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.option(
+    "--filter",
+    "filters",
+    multiple=True,
+    metavar="EXPR",
+    help="Only notes whose frontmatter matches, e.g. 'tags=atlas', 'tags in [a, b]', "
+    "'tags^=projects/', 'status!=draft', 'has:due', 'created>=2024-01-01' (repeatable: all "
+    "must hold). #tag and key:value in the text work too.",
+)
 @pass_state
 def search_command(
     state: CliState,
@@ -23,9 +33,11 @@ def search_command(
     folders: tuple[str, ...],
     k: int | None,
     as_json: bool,
+    filters: tuple[str, ...],
 ) -> None:
     """Show the chunks that best match QUERY, with file, section and scores."""
-    results = state.engine.search(query, vaults=vaults, folders=folders, k=k)
+    require_notes(state.engine, vaults, folders)
+    results = state.engine.search(query, vaults=vaults, folders=folders, k=k, filters=filters)
     if as_json:
         payload = {
             "results": [

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import errno
+import socket
+
 import click
 
 from notecite.cli.state import CliState, pass_state
@@ -36,13 +39,43 @@ def serve_command(state: CliState, host: str | None, port: int | None) -> None:
             "set server.api_keys (e.g. NOTECITE_SERVER__API_KEYS='[\"a-long-secret\"]') "
             "or bind to 127.0.0.1"
         )
+    sock = bind_socket(bind_host, bind_port)
     click.echo(
         f"notecite on http://{bind_host}:{bind_port} (web page at /, OpenAPI at /openapi.json)",
         err=True,
     )
-    uvicorn.run(
+    config = uvicorn.Config(
         create_app(settings, model_progress=ModelReport()),  # the model loads before serving
         host=bind_host,
         port=bind_port,
         log_level="debug" if state.debug else "info",
     )
+    with sock:
+        uvicorn.Server(config).run(sockets=[sock])
+
+
+def bind_socket(host: str, port: int) -> socket.socket:
+    """A listening socket on ``host:port``, bound before the URL is printed.
+
+    Raises:
+        click.ClickException: the address is in use or cannot be bound (exit 1).
+    """
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+        family, kind, proto, _, address = infos[0]
+        sock = socket.socket(family, kind, proto)
+    except OSError as exc:
+        raise click.ClickException(f"cannot serve on {host}:{port}: {exc}") from exc
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+        sock.listen(2048)
+    except OSError as exc:
+        sock.close()
+        busy = exc.errno == errno.EADDRINUSE
+        why = "the port is in use (another notecite serve?)" if busy else exc.strerror
+        raise click.ClickException(
+            f"cannot serve on {host}:{port}: {why}; pass another --port"
+        ) from exc
+    sock.set_inheritable(True)
+    return sock

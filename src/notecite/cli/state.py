@@ -4,6 +4,7 @@ tenant chosen with ``--tenant``)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import click
 
@@ -18,6 +19,7 @@ class CliState:
     debug: bool = False
     settings: Settings = field(default_factory=Settings)
     tenant: str = DEFAULT_TENANT
+    config_file: Path | None = None
     _engine: Engine | None = None
     _root: Engine | None = None
 

@@ -21,11 +21,11 @@ def format_report(report: TenantReport) -> str:
     """The per-table counts of one tenant's copy, as a small text table."""
     lines = [
         f"tenant {report.tenant.id} ({report.tenant.name})",
-        f"  {'table':<11} {'copied':>8} {'source':>8} {'target':>8}",
+        f"  {'table':<16} {'copied':>8} {'source':>8} {'target':>8}",
     ]
     copied, source, target = (c.as_dict() for c in (report.copied, report.source, report.target))
     lines.extend(
-        f"  {table:<11} {copied[table]:>8} {source[table]:>8} {target[table]:>8}"
+        f"  {table:<16} {copied[table]:>8} {source[table]:>8} {target[table]:>8}"
         for table in source
     )
     mismatches = report.mismatches()

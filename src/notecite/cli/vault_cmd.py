@@ -23,6 +23,7 @@ def vault_add(state: CliState, name: str, path: Path) -> None:
     """Register the folder PATH as vault NAME (index it with `notecite index`)."""
     vault = state.engine.add_vault(name, path)
     click.echo(f"added vault {vault.name} -> {vault.path}")
+    click.echo(f"next: notecite index --vault {vault.name}")
 
 
 @vault_group.command("list")
@@ -35,7 +36,7 @@ def vault_list(state: CliState, as_json: bool) -> None:
         click.echo(json.dumps({"vaults": [{"name": v.name, "path": str(v.path)} for v in vaults]}))
         return
     if not vaults:
-        click.echo("no vaults yet: notecite vault add NAME PATH")
+        click.echo("no vaults yet: notecite vault add NAME PATH, then notecite index")
     for vault in vaults:
         click.echo(f"{vault.name}\t{vault.path}")
 

@@ -251,9 +251,15 @@ def _generate(
     if on_token is None:
         return llm.generate(request)
     streamed: list[str] = []
-    for piece in llm.stream(request):
-        if not first:
-            first.append(time.perf_counter())
-        streamed.append(piece)
-        on_token(piece)
+    pieces = llm.stream(request)
+    try:
+        for piece in pieces:
+            if not first:
+                first.append(time.perf_counter())
+            streamed.append(piece)
+            on_token(piece)
+    finally:  # on_token raised (the client left): closing the stream stops the provider
+        close = getattr(pieces, "close", None)
+        if close is not None:
+            close()
     return "".join(streamed)

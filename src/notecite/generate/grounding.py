@@ -39,6 +39,8 @@ _CLAIM_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[*_`]?[A-Z0-9])|(?<=\]\.)\s+|\n+
 _MARKERS_AFTER_STOP = re.compile(r"([.!?])((?:\s*\[N\d+\])+)")
 _NOT_PROSE = re.compile(r"^!?\[[^\]]*\]\([^)]*\)$|^\[[^\]]+\]:\s*\S+")
 _CODE = re.compile(r"`([^`]+)`")
+_LIST_NUMBER = re.compile(r"\d{1,3}[.)]")
+_LIST_ITEM = re.compile(r"^\d{1,3}[.)]\s+")
 _NUMBER = re.compile(r"\b\d+(?:[.,:/-]\d+)*\b")
 _WORD = re.compile(r"[^\W_]+(?:[._/-][^\W_]+)*", re.UNICODE)
 _LINE_SPLIT = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(\[])")
@@ -63,6 +65,11 @@ class Claim:
     def body(self) -> str:
         """The claim without its markers."""
         return _MARKERS.sub("", self.text).strip()
+
+    @property
+    def content(self) -> str:
+        """What the claim says: its body without a list item's number."""
+        return _LIST_ITEM.sub("", self.body)
 
 
 @dataclass(frozen=True)
@@ -146,9 +153,14 @@ def split_claims(answer: str) -> list[Claim]:
     """Sentences and list items of ``answer``, each with the ids cited right after it."""
     claims = []
     answer = _MARKERS_AFTER_STOP.sub(r"\2\1", answer)  # "x. [N1] Y" -> "x [N1]. Y"
+    number = ""  # a list item's number, split off its text at "1. Place ..."
     for piece in _CLAIM_END.split(answer):
         text = piece.strip()
+        if _LIST_NUMBER.fullmatch(text):
+            number = text + " "
+            continue
         if text:
+            text, number = number + text, ""
             claims.append(Claim(text, tuple(dict.fromkeys(_ONE_MARKER.findall(text)))))
     return claims
 
@@ -221,7 +233,7 @@ class Grounder:
         held = {cid: [line_terms(text) for text, _ in found] for cid, found in lines.items()}
         grounded: list[GroundedClaim] = []
         for number, claim in enumerate(claims):
-            every = content_terms(claim.body)
+            every = content_terms(claim.content)
             if not claim.cids and claim.body.endswith(":"):
                 grounded.append(GroundedClaim(claim, "neutral"))  # a lead-in to what follows
                 continue
@@ -247,7 +259,7 @@ class Grounder:
         flat = [(cid, i, text) for cid, found in lines.items() for i, (text, _) in enumerate(found)]
         if not flat:
             return {}
-        vectors = self._embed([c.body for c in claims] + [text for _, _, text in flat])
+        vectors = self._embed([c.content for c in claims] + [text for _, _, text in flat])
         claim_vectors, line_vectors = vectors[: len(claims)], vectors[len(claims) :]
         sims = claim_vectors @ line_vectors.T
         return {
@@ -269,7 +281,7 @@ class Grounder:
         cid = next(c for c in claim.cids if c in by_cid)
         # The line the marker points to: the claim's own words first, then the question's.
         wanted = {**content_terms(question)}
-        wanted.update({t: 2 * w for t, w in content_terms(claim.body).items()})
+        wanted.update({t: 2 * w for t, w in content_terms(claim.content).items()})
         scored = [
             (_score(wanted, line_terms(text)), text, line)
             for text, line in _lines(by_cid[cid], pairs=False)

@@ -115,6 +115,7 @@ class LocalLLM:
         pieces: queue.Queue[object] = queue.Queue()
         deadline = time.monotonic() + self._settings.local_timeout_s
         timed_out = threading.Event()
+        closed = threading.Event()
         failure: list[str] = []
 
         def on_chunk(chunk: Any) -> bool:
@@ -130,7 +131,7 @@ class LocalLLM:
             if time.monotonic() > deadline:
                 timed_out.set()
                 return True  # abort the generation
-            return False
+            return closed.is_set()  # the caller closed the stream (e.g. the client left)
 
         def work() -> None:
             try:
@@ -144,11 +145,14 @@ class LocalLLM:
                 pieces.put(_DONE)
 
         threading.Thread(target=work, name="notecite-local-llm", daemon=True).start()
-        while True:
-            item = pieces.get()
-            if item is _DONE:
-                break
-            yield str(item)
+        try:
+            while True:
+                item = pieces.get()
+                if item is _DONE:
+                    break
+                yield str(item)
+        finally:
+            closed.set()
         if timed_out.is_set():
             raise LLMTimeoutError(
                 f"the local model took longer than {self._settings.local_timeout_s:.0f} s "

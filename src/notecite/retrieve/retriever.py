@@ -16,6 +16,8 @@ from datetime import datetime
 from notecite.config import Settings
 from notecite.embed.base import Vectors
 from notecite.errors import RerankError, StoreError
+from notecite.filters import Condition
+from notecite.retrieve.field_weights import candidate_weights, split_weights
 from notecite.retrieve.folders import Scope
 from notecite.retrieve.fusion import FusionWeights, fuse, min_max
 from notecite.retrieve.rerank import final_score, lexical_score
@@ -74,6 +76,8 @@ class RetrievalOptions:
     recency_half_life_days: float = 365.0
     time_hint_recency_weight: float = 0.35
     doc_type_weights: Mapping[str, float] = field(default_factory=dict)
+    # [retrieval.weights.<key>] of every key but type (its weights are doc_type_weights)
+    field_weights: Mapping[str, Mapping[str, float]] = field(default_factory=dict)
     max_candidates: int = 200
     rerank_depth: int = 60
     model_rerank_depth: int = 20
@@ -83,6 +87,7 @@ class RetrievalOptions:
     def from_settings(cls, settings: Settings, strategy: str | None = None) -> RetrievalOptions:
         """The options of ``settings`` (``strategy`` overrides the configured one)."""
         r = settings.retrieval
+        types, others = split_weights(r.doc_type_weights, r.weights)
         return cls(
             strategy=strategy or r.strategy,
             reranker=r.reranker,
@@ -90,7 +95,8 @@ class RetrievalOptions:
             sentence_weight=r.sentence_weight,
             recency_half_life_days=r.recency_half_life_days,
             time_hint_recency_weight=r.time_hint_recency_weight,
-            doc_type_weights={k.lower(): v for k, v in r.doc_type_weights.items()},
+            doc_type_weights=types,
+            field_weights=others,
             max_candidates=settings.ask.max_candidates,
             rerank_depth=r.rerank_depth,
             model_rerank_depth=r.model_rerank_depth,
@@ -124,11 +130,13 @@ class Retriever:
         model_id: str,
         options: RetrievalOptions,
         reranker: Reranker | None = None,
+        conditions: tuple[Condition, ...] = (),
     ) -> None:
         self._store = store
         self._model_id = model_id
         self._options = options
         self._reranker = reranker
+        self._conditions = conditions
 
     def _search_scopes(
         self,
@@ -155,6 +163,7 @@ class Retriever:
                 folders=(scope.folder,) if scope.folder else (),
                 since=time_range.since if time_range else None,
                 until=time_range.until if time_range else None,
+                frontmatter=self._conditions,
             )
             try:
                 if use_vector and query is not None:
@@ -218,12 +227,15 @@ class Retriever:
         else:
             strategy = options.strategy
         fused = fuse(strategy, vector, bm25, recency, weights)
+        note_weights = candidate_weights(
+            self._store, chunks, options.doc_type_weights, options.field_weights
+        )
         candidates = []
         for rowid, score in fused.items():
             chunk = chunks.get(rowid)
             if chunk is None:
                 continue
-            type_weight = options.doc_type_weights.get((chunk.note_type or "").lower(), 1.0)
+            type_weight = note_weights.get(rowid, 1.0)
             candidates.append(
                 Candidate(
                     rowid=rowid,

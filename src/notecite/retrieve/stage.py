@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 from notecite.config import AskSettings
 from notecite.embed.base import Embedder, Vectors
 from notecite.errors import EmbeddingError, StoreError
+from notecite.filters import Condition
 from notecite.generate.base import LLM
 from notecite.retrieve.answerability import DEFAULT_MODEL, features
 from notecite.retrieve.autok import automatic_k
@@ -28,6 +29,7 @@ from notecite.retrieve.folders import (
     rank_folders_with_llm,
     resolve_user_folder,
 )
+from notecite.retrieve.frontmatter import no_note_left, request_filters
 from notecite.retrieve.rerank import final_score, lexical_score
 from notecite.retrieve.rerankers.base import Reranker
 from notecite.retrieve.retriever import Candidate, Retrieval, RetrievalOptions, Retriever
@@ -57,6 +59,7 @@ class Retrieved:
         k: the K chosen for this question.
         empty_index: the searched vaults hold no notes at all.
         missing: salient terms of the question absent from the vaults or from ``kept``.
+        filtered_out: the frontmatter filters leave no note of the searched vaults.
         debug: notes, timings, folder selection and the auto-RAG record.
     """
 
@@ -67,6 +70,7 @@ class Retrieved:
     empty_index: bool = False
     debug: DebugInfo = field(default_factory=DebugInfo)
     missing: MissingTerms = field(default_factory=MissingTerms)
+    filtered_out: bool = False
 
 
 logger = logging.getLogger(__name__)
@@ -98,6 +102,7 @@ class RetrievalStage:
         self._caches = caches
         self._reranker = reranker
         self._waiting: frozenset[tuple[str, str]] = frozenset()
+        self._conditions: tuple[Condition, ...] = ()
 
     # -- stages -----------------------------------------------------------------------------
 
@@ -224,6 +229,7 @@ class RetrievalStage:
             per_scope,
             time_range,
             vector_key(query),
+            self._conditions,
         )
         retrieval, state = self._caches.search(self._store, key, run)
         if record:
@@ -326,6 +332,12 @@ class RetrievalStage:
         debug = debug if debug is not None else DebugInfo(llm=self._llm.name)
         timings = debug.timings_ms
         self._waiting = self._waiting_for_vectors()
+        request = self._apply_filters(request, debug)
+        if no_note_left(self._store, self._vaults, self._conditions):
+            debug.notes.append(f"no note meets the filters {', '.join(debug.filters)}")
+            found = self._finish([], [], self._options.strategy, 0, debug)
+            found.filtered_out = True
+            return found
         query = self._embed_or_none(request.question, debug)
 
         t = time.perf_counter()
@@ -397,6 +409,17 @@ class RetrievalStage:
                 self._gate(request.question, found, debug)
         return found
 
+    def _apply_filters(self, request: AskRequest, debug: DebugInfo) -> AskRequest:
+        """Take the request's frontmatter filters and those written in its question; the
+        request comes back with the question as it is searched."""
+        found = request_filters(self._store, self._vaults, request.question, request.filters)
+        self._conditions = found.conditions
+        debug.filters = found.shown
+        if found.question == request.question:
+            return request
+        debug.searched_question = found.question
+        return request.model_copy(update={"question": found.question})
+
     def _gate(self, question: str, found: Retrieved, debug: DebugInfo) -> None:
         """The calibrated answerability gate: drop the kept chunks (the ask abstains before
         any model call) when they are unlikely to answer ``question``. It reads scores of the
@@ -424,10 +447,15 @@ class RetrievalStage:
             )
             found.kept = []
 
-    def search(self, question: str, folders: Sequence[str], limit: int) -> list[Candidate]:
+    def search(
+        self, question: str, folders: Sequence[str], limit: int, filters: Sequence[str] = ()
+    ) -> list[Candidate]:
         """The top ``limit`` candidates of the given folders (else of each vault), ranked as
-        :meth:`retrieve` ranks them, with no threshold, no folder ranking and no auto-RAG."""
+        :meth:`retrieve` ranks them, with no threshold, no folder ranking and no auto-RAG;
+        only notes that meet the frontmatter ``filters`` (and those written in the question)."""
         debug = DebugInfo()
+        found = request_filters(self._store, self._vaults, question, filters)
+        question, self._conditions = found.question, found.conditions
         query = self._embed_or_none(question, debug)
         pairs = [p for f in folders for p in resolve_user_folder(f, self._vaults)]
         scopes = [Scope(v, f, 1.0) for v, f in dict.fromkeys(pairs)] or [
@@ -445,7 +473,11 @@ class RetrievalStage:
 
     def _retriever(self) -> Retriever:
         return Retriever(
-            self._store, self._embedder.model_id, self._options, reranker=self._reranker
+            self._store,
+            self._embedder.model_id,
+            self._options,
+            reranker=self._reranker,
+            conditions=self._conditions,
         )
 
     def _embed_or_none(self, question: str, debug: DebugInfo) -> Vectors | None:
@@ -464,7 +496,9 @@ class RetrievalStage:
         rowids: list[int] = []
         for scope in scopes:
             flt = SearchFilter(
-                vault_ids=(scope.vault.id,), folders=(scope.folder,) if scope.folder else ()
+                vault_ids=(scope.vault.id,),
+                folders=(scope.folder,) if scope.folder else (),
+                frontmatter=self._conditions,
             )
             rowids.extend(r for r in self._store.recent_chunks(flt, k) if r not in rowids)
         chunks = self._store.fetch_chunks(rowids)

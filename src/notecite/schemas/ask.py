@@ -14,6 +14,7 @@ AbstainReason = Literal[
     "ambiguous_question",
     "no_notes",
     "not_mentioned",
+    "no_matching_notes",
 ]
 AutoRagMode = Literal["off", "auto", "always"]
 
@@ -38,6 +39,12 @@ class AskRequest(BaseModel):
     )
     multi_query: bool | None = Field(
         default=None, description="auto-RAG searches several rewrites fused with RRF"
+    )
+    filters: list[str] = Field(
+        default_factory=list,
+        max_length=20,
+        description="frontmatter filters, all of which a note must meet: tags=atlas, "
+        "tags in [atlas, launch], tags^=projects/, status!=draft, has:due, created>=2024-01-01",
     )
 
 
@@ -190,6 +197,13 @@ class DebugInfo(BaseModel):
     auto_rag: AutoRagDebug = Field(default_factory=AutoRagDebug)
     cache: CacheDebug = Field(default_factory=CacheDebug)
     reranker: str = ""
+    filters: list[str] = Field(
+        default_factory=list,
+        description="frontmatter filters applied: the request's, then those in the question",
+    )
+    searched_question: str | None = Field(
+        default=None, description="the question as searched, its inline filters taken out"
+    )
 
 
 class ErrorInfo(BaseModel):

@@ -10,10 +10,12 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 from pydantic.alias_generators import to_camel
 
 from notecite.config import AskSettings
+from notecite.errors import FilterError
+from notecite.filters import parse_filters
 from notecite.schemas.ask import MAX_QUESTION_CHARS, AbstainReason, DebugInfo, Detail, ErrorInfo
 
 Role = Literal["user", "assistant"]
@@ -36,6 +38,8 @@ class SessionSettings(BaseModel):
         include_citations: show ``[N1]`` markers and the sources list.
         model: the LLM provider for this session (None: the configured one).
         system_prompt: replaces the default system prompt; citation rules are kept.
+        filters: frontmatter filters every message of the session searches under (see
+            ``AskRequest.filters``), ANDed with a message's own.
     """
 
     model_config = ConfigDict(extra="forbid")
@@ -46,6 +50,7 @@ class SessionSettings(BaseModel):
     include_citations: bool = True
     model: str | None = Field(default=None, min_length=1, max_length=100)
     system_prompt: str | None = Field(default=None, max_length=MAX_SYSTEM_PROMPT_CHARS)
+    filters: list[str] = Field(default_factory=list, max_length=20)
 
     @classmethod
     def defaults(cls, ask: AskSettings) -> SessionSettings:
@@ -64,6 +69,17 @@ class SessionSettingsPatch(BaseModel):
     include_citations: bool | None = None
     model: str | None = Field(default=None, min_length=1, max_length=100)
     system_prompt: str | None = Field(default=None, max_length=MAX_SYSTEM_PROMPT_CHARS)
+    filters: list[str] | None = Field(default=None, max_length=20)
+
+    @field_validator("filters")
+    @classmethod
+    def _filters_parse(cls, value: list[str] | None) -> list[str] | None:
+        """A session keeps only filters that parse (else every message would fail)."""
+        try:
+            parse_filters(value or [])
+        except FilterError as exc:
+            raise ValueError(str(exc)) from exc
+        return value
 
     def apply(self, current: SessionSettings, defaults: SessionSettings) -> SessionSettings:
         """``current`` with the fields that were sent; a null resets to ``defaults``."""
@@ -111,8 +127,9 @@ class RetrievalMeta(_Camel):
 
 
 class ChatMeta(_Camel):
-    """Model, retrieval figures, removed citations, the query that was searched, and whether
-    the answer is an abstention (the notes did not answer it) and why."""
+    """Model, retrieval figures, removed citations, the query that was searched, whether
+    the answer is an abstention (the notes did not answer it) and why, and whether the client
+    stopped it."""
 
     model: str
     retrieval: RetrievalMeta = Field(default_factory=RetrievalMeta)
@@ -120,6 +137,11 @@ class ChatMeta(_Camel):
     query: str = ""
     abstained: bool = False
     abstain_reason: AbstainReason | None = None
+    cancelled: bool = Field(
+        default=False, description="the client stopped the turn; the answer is what was written"
+    )
+    prompt_tokens: int = Field(default=0, description="tokens of the prompt the model read")
+    completion_tokens: int = Field(default=0, description="tokens the model wrote")
 
 
 class ChatRequest(_Camel):
@@ -133,6 +155,11 @@ class ChatRequest(_Camel):
     stream: bool = False
     detail: Detail = "normal"
     debug: bool = Field(default=False, description="add the retrieval debug to the response")
+    filters: list[str] = Field(
+        default_factory=list,
+        max_length=20,
+        description="frontmatter filters for this message, ANDed with the session's",
+    )
 
 
 class ChatResponse(_Camel):

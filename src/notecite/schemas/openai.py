@@ -47,8 +47,8 @@ class InputMessage(BaseModel):
 class CompletionRequest(BaseModel):
     """``POST /v1/chat/completions``: the last user message is the question.
 
-    ``vaults`` and ``folders`` (notecite extensions, e.g. the SDK's ``extra_body``) scope the
-    search like ``/chat`` does.
+    ``vaults``, ``folders`` and ``filters`` (notecite extensions, e.g. the SDK's
+    ``extra_body``) scope the search like ``/chat`` does.
     """
 
     model_config = ConfigDict(extra="ignore")
@@ -58,6 +58,7 @@ class CompletionRequest(BaseModel):
     stream: bool = False
     vaults: list[str] = Field(default_factory=list)
     folders: list[str] = Field(default_factory=list)
+    filters: list[str] = Field(default_factory=list, max_length=20)
 
 
 class OutputMessage(BaseModel):
@@ -78,7 +79,9 @@ class Choice(BaseModel):
 
 
 class Usage(BaseModel):
-    """Token counts (notecite does not count them: zeros)."""
+    """Token counts of the turn's answer call, with the tokenizer notecite sizes the context
+    by (the embedder's; a remote model's own count may differ a little): zeros when no model
+    was called (an abstention before generation)."""
 
     prompt_tokens: int = 0
     completion_tokens: int = 0

@@ -66,7 +66,8 @@ class TableCounts:
     vaults: int
     notes: int
     chunks: int
-    embeddings: int
+    embeddings: int  # chunk vectors of the tenant's chunks
+    sentence_vectors: int  # sentence-window vectors of the tenant's chunks
     sessions: int
     messages: int
 
@@ -89,7 +90,9 @@ class Store(Protocol):
       before the first embedding is stored.
     - ``vector_search`` returns cosine scores (vectors are unit length) of chunks embedded
       with ``model_id``; ``lexical_search`` returns BM25 scores as positive numbers (higher
-      is better). Both honour the vault, folder-prefix and date filter.
+      is better). Both honour the vault, folder-prefix, date and frontmatter filter
+      (``SearchFilter.frontmatter``, see :mod:`notecite.filters`), which narrows the
+      candidates before they are ranked; so do ``recent_chunks`` and ``mentions``.
     - Sentence vectors (``keeps_sentence_vectors``): ``replace_note`` keeps each chunk's
       ``sentence_hashes``; their vectors are cached apart from chunk vectors
       (``put_sentence_vectors``), keyed the same way. With ``sentence_weight`` w > 0,
@@ -211,6 +214,27 @@ class TenantStores(Protocol):
     """
 
     def for_tenant(self, name: str) -> Store: ...
+
+
+@runtime_checkable
+class FrontmatterFacets(Protocol):
+    """A store that can say which frontmatter values its notes hold (the scope panel's
+    tag and type pickers).
+
+    ``frontmatter_facets(vault_ids, keys)`` maps each key (lower case) to value -> number
+    of notes with it, most common first, over the given vaults of the store's tenant (all of
+    them when ``vault_ids`` is empty); a key no note has maps to ``{}``.
+    ``chunk_fields(rowids, keys)`` maps each chunk rowid (of this tenant) to the text values
+    (lower case) its note holds under each key that it has (frontmatter weights read them).
+    """
+
+    def frontmatter_facets(
+        self, vault_ids: Sequence[int], keys: Sequence[str]
+    ) -> dict[str, dict[str, int]]: ...
+
+    def chunk_fields(
+        self, rowids: Sequence[int], keys: Sequence[str]
+    ) -> dict[int, dict[str, list[str]]]: ...
 
 
 def index_lock(

@@ -64,19 +64,25 @@ def open_session_store(settings: Settings, store: Store) -> SessionStore:
 
 
 def keeps_query_log(store: Store) -> bool:
-    """Whether ``store`` has a query log beside it (the SQLite store, for now)."""
-    return isinstance(store, SQLiteStore)
+    """Whether ``store`` has a query log beside it (both backends keep one; a store of
+    another kind does not)."""
+    return isinstance(store, SQLiteStore) or bool(getattr(store, "keeps_query_log", False))
 
 
 def open_query_log(settings: Settings, store: Store) -> QueryLog:
     """The query log kept beside ``store``, for its tenant; the caller closes it.
 
     Raises:
-        ConfigError: the backend keeps no query log (postgres, for now), or ``store`` is not
-            of the backend ``settings`` name.
+        ConfigError: ``store`` is not of the backend ``settings`` name, or the postgres
+            backend has no ``store.url`` or no psycopg.
     """
     if settings.store.backend == "postgres":
-        raise ConfigError("the query log is kept only in the SQLite store for now")
+        if not getattr(store, "keeps_query_log", False):
+            raise ConfigError(
+                f"store.backend is 'postgres' but the index store is {type(store).__name__}: "
+                "the query log of the postgres backend lives in its database"
+            )
+        return postgres.create_query_log(settings.store, tenant_id=store.tenant_id)
     sqlite = _sqlite(store, "the query log")
     return SQLiteQueryLog(sqlite.path, tenant_id=sqlite.tenant_id)
 

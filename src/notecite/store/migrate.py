@@ -1,9 +1,10 @@
 """``notecite store migrate``: copy an index between SQLite and PostgreSQL without re-embedding.
 
-For each tenant it copies the tenant row, the recorded embedding model, every stored vector,
-the vaults, notes and chunks, and the chat sessions with their messages, then counts the
-rows of each table on both sides. Every step is keyed on stable identities, so a second run
-copies only what changed since the first:
+For each tenant it copies the tenant row, the recorded embedding model, the vectors of its
+chunks and of their sentence windows (never those of another tenant's chunks, which a SQLite
+file shares), the vaults, notes and chunks, and the chat sessions with their messages, then
+counts the rows of each table on both sides. Every step is keyed on stable identities, so a
+second run copies only what changed since the first:
 
 - vectors by (model id, content hash), only those the target lacks;
 - vaults by name; notes by (vault, path), rewritten (with their chunks) only when their
@@ -49,6 +50,8 @@ class IndexExport(Protocol):
     def notes(self, vault_id: int) -> Iterator[tuple[NoteRecord, list[Chunk]]]: ...
 
     def embeddings(self) -> Iterator[list[StoredVector]]: ...
+
+    def sentence_vectors(self) -> Iterator[list[StoredVector]]: ...
 
     def counts(self) -> TableCounts: ...
 
@@ -131,14 +134,15 @@ class TenantReport:
     target: TableCounts
 
     def mismatches(self) -> list[str]:
-        """Tables whose counts differ ('embeddings' only when the target has fewer: the
-        SQLite store shares its vectors between tenants)."""
+        """Tables whose counts differ (vectors only when the target has fewer: a target
+        may also hold vectors of another model for the same texts)."""
         source, target = self.source.as_dict(), self.target.as_dict()
+        lenient = ("embeddings", "sentence_vectors")
         return [
             table
             for table in source
             if (target[table] < source[table])
-            or (table != "embeddings" and target[table] != source[table])
+            or (table not in lenient and target[table] != source[table])
         ]
 
 
@@ -148,6 +152,7 @@ class _Copied:
     notes: int = 0
     chunks: int = 0
     embeddings: int = 0
+    sentence_vectors: int = 0
     sessions: int = 0
     messages: int = 0
 
@@ -208,35 +213,48 @@ def _copy_tenant(src: OpenIndex, dst: OpenIndex, say: Progress) -> TenantReport:
     with bulk_load(dst.store):
         for block in src.export.embeddings():
             copied.embeddings += _copy_vectors(dst.store, block)
-        say(f"tenant {tenant.id}: {copied.embeddings} vectors copied")
+        for block in src.export.sentence_vectors():
+            copied.sentence_vectors += _copy_vectors(dst.store, block, sentences=True)
+        say(
+            f"tenant {tenant.id}: {copied.embeddings} vectors, "
+            f"{copied.sentence_vectors} sentence vectors copied"
+        )
         for vault in src.store.list_vaults():
-            _copy_vault(src, dst, vault, copied)
-            say(f"tenant {tenant.id}: vault {vault.name} copied")
+            say(f"tenant {tenant.id}: vault {vault.name}: {_copy_vault(src, dst, vault, copied)}")
     _copy_sessions(src.sessions, dst.sessions, copied)
     say(f"tenant {tenant.id}: {copied.sessions} sessions, {copied.messages} messages copied")
     return TenantReport(tenant, copied.freeze(), src.export.counts(), dst.export.counts())
 
 
-def _copy_vectors(store: Store, block: Sequence[StoredVector]) -> int:
+def _copy_vectors(store: Store, block: Sequence[StoredVector], *, sentences: bool = False) -> int:
+    """Put the vectors of ``block`` the target lacks (chunk vectors, or sentence vectors)."""
     by_model: dict[str, dict[str, StoredVector]] = {}
     for vector in block:
         by_model.setdefault(vector.model_id, {})[vector.content_hash] = vector
+    missing_of, put = (
+        (store.missing_sentence_vectors, store.put_sentence_vectors)
+        if sentences
+        else (store.missing_embeddings, store.put_embeddings)
+    )
     copied = 0
     for model_id, vectors in by_model.items():
-        missing = store.missing_embeddings(model_id, vectors)
+        missing = missing_of(model_id, vectors)
         if missing:
-            store.put_embeddings(model_id, {h: vectors[h].vector for h in sorted(missing)})
+            put(model_id, {h: vectors[h].vector for h in sorted(missing)})
             copied += len(missing)
     return copied
 
 
-def _copy_vault(src: OpenIndex, dst: OpenIndex, vault: Vault, copied: _Copied) -> None:
+def _copy_vault(src: OpenIndex, dst: OpenIndex, vault: Vault, copied: _Copied) -> str:
+    """Copy one vault's notes the target lacks or has otherwise; say what was done."""
     target = dst.store.get_vault(vault.name)
+    added = target is None
     if target is None:
         target = dst.store.add_vault(vault.name, vault.path)
         copied.vaults += 1
     states = dst.store.note_states(target.id)
     seen: set[str] = set()
+    notes = chunk_count = 0
     for record, chunks in src.export.notes(vault.id):
         seen.add(record.rel_path)
         state = NoteState(
@@ -245,11 +263,18 @@ def _copy_vault(src: OpenIndex, dst: OpenIndex, vault: Vault, copied: _Copied) -
         if states.get(record.rel_path) == state:
             continue
         dst.store.replace_note(dataclasses.replace(record, vault_id=target.id), chunks)
-        copied.notes += 1
-        copied.chunks += len(chunks)
+        notes += 1
+        chunk_count += len(chunks)
     gone = set(states) - seen
     if gone:
         dst.store.delete_notes(target.id, gone)
+    copied.notes += notes
+    copied.chunks += chunk_count
+    unchanged = len(seen) - notes
+    return (
+        f"{'added, ' if added else ''}{notes} notes ({chunk_count} chunks) copied, "
+        f"{unchanged} unchanged, {len(gone)} deleted"
+    )
 
 
 def _copy_sessions(src: CopyableSessionStore, dst: CopyableSessionStore, copied: _Copied) -> None:

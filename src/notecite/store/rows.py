@@ -4,7 +4,7 @@ message's JSON columns look, written once for SQLite and PostgreSQL alike."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, overload
@@ -13,7 +13,21 @@ from notecite.embed.base import Vectors
 from notecite.errors import StoreError
 from notecite.records import CitationRecord, ErrorRecord, MetaRecord, RetrievalRecord, Role
 from notecite.store.base import StoredChunk
-from notecite.types import NoteRecord
+from notecite.types import Chunk, NoteRecord
+
+
+@dataclass(frozen=True)
+class ExportedChunk(Chunk):
+    """A chunk read back from a store for ``store migrate``: its sentence windows' texts are
+    not stored, only their hashes, which it carries so that the copy lists them too."""
+
+    stored_sentence_hashes: tuple[str, ...] = ()
+
+    @property
+    def sentence_hashes(self) -> tuple[str, ...]:
+        """The stored embedding-cache keys of the chunk's sentence windows, in order."""
+        return self.stored_sentence_hashes
+
 
 # With sentence vectors, a vector search re-scores a pool of at least this many times its
 # limit of chunks found by their own vectors (the dense score needs their sentences).

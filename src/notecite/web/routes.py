@@ -6,6 +6,7 @@ link template, the models that can be picked), and their scripts call the API.
 
 from __future__ import annotations
 
+import importlib.util
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,19 @@ _HERE = Path(str(files("notecite.web")))
 _PAGES = {"chat": "Chat", "logs": "Chat logs", "indexing": "Index"}
 
 
+def configured_llms(settings: Settings) -> list[str]:
+    """The LLM providers a session may pick: the configured one, the local model when its
+    runtime is installed, and the extractive one (no model); not every registered name, since
+    a provider with no server configured fails only after a question is sent."""
+    wanted = ["extractive"]
+    if importlib.util.find_spec("xllamacpp") is not None:
+        wanted.append("local")
+    if settings.llm:
+        wanted.append(settings.llm)
+    registered = set(available_llms())
+    return sorted({name for name in wanted if name in registered})
+
+
 def _page(
     templates: Jinja2Templates, request: Request, name: str, settings: Settings, **extra: Any
 ) -> HTMLResponse:
@@ -32,7 +46,7 @@ def _page(
         "pages": _PAGES,
         "version": __version__,
         "note_uri_template": settings.server.note_uri_template,
-        "models": available_llms(),
+        "models": configured_llms(settings),
         "default_model": settings.llm or "",
         **extra,
     }

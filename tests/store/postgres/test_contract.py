@@ -6,11 +6,13 @@ import pytest
 
 from notecite.store.postgres.store import PostgresStore
 from tests.store.contract import StoreContract, StoreFactory
+from tests.store.ranking_contract import RankingContract
+from tests.store.status_contract import VectorGapsContract
 
 pytestmark = pytest.mark.postgres
 
 
-class TestPostgresStore(StoreContract):
+class TestPostgresStore(StoreContract, RankingContract, VectorGapsContract):
     @pytest.fixture
     def store_factory(self, pg_url: str) -> StoreFactory:
         return lambda: PostgresStore(pg_url)

@@ -7,8 +7,9 @@ from pathlib import Path
 import pytest
 
 from notecite.errors import ConfigError
-from notecite.records import NewMessageRecord
+from notecite.records import NewMessageRecord, QueryLogRecord
 from notecite.store.factory import open_query_log, open_session_store, open_store
+from notecite.store.postgres.query_log import PostgresQueryLog
 from notecite.store.postgres.sessions import PostgresSessionStore
 from notecite.store.postgres.store import PostgresStore
 from notecite.testing import hash_settings
@@ -38,10 +39,15 @@ def test_the_postgres_backend_opens_the_tenants_store_and_sessions(
         assert theirs.get_session(session.id) is None
         acme.add_vault("notes", tmp_path / "notes")
         assert default.list_vaults() == []
-        with pytest.raises(ConfigError, match="query log is kept only in the SQLite store"):
-            open_query_log(settings, acme)
+        log, default_log = open_query_log(settings, acme), open_query_log(settings, default)
+        assert isinstance(log, PostgresQueryLog)
+        log.record(
+            QueryLogRecord(question="q?", answer="a", abstained=False, references=(), llm="x")
+        )
+        assert [e.question for e in log.entries()] == ["q?"]
+        assert default_log.entries() == []
     finally:
-        for opened in (mine, theirs, default, acme):
+        for opened in (mine, theirs, default, acme, log, default_log):
             opened.close()
     assert not (tmp_path / "home" / "notecite.db").exists()
 

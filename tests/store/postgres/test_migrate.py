@@ -8,10 +8,13 @@ copy nothing.
 
 from __future__ import annotations
 
+import dataclasses
 import re
+import sqlite3
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+import psycopg
 import pytest
 from click.testing import CliRunner, Result
 
@@ -28,7 +31,7 @@ from tests.helpers import FOAM_VAULT
 pytestmark = pytest.mark.postgres
 
 QUESTIONS = ("How do I create a new note from a template?", "Apollo budget", "graph view")
-TABLES = ("vaults", "notes", "chunks", "embeddings", "sessions", "messages")
+TABLES = ("vaults", "notes", "chunks", "embeddings", "sentence_vectors", "sessions", "messages")
 
 
 @dataclass
@@ -81,15 +84,23 @@ def _searches(engine: Engine) -> list[list[tuple[str, str, int, float, float]]]:
     ]
 
 
-def _vector_hits(engine: Engine) -> list[list[tuple[str, int, float]]]:
+def _vector_hits(
+    engine: Engine, sentence_weight: float = 0.0
+) -> list[list[tuple[str, int, float]]]:
     hits = []
     for question in QUESTIONS:
         query = engine.embedder.embed_query(question)
-        found = engine.store.vector_search(engine.embedder.model_id, query, SearchFilter(), 10)
+        found = engine.store.vector_search(
+            engine.embedder.model_id, query, SearchFilter(), 10, sentence_weight
+        )
         chunks = engine.store.fetch_chunks([h.chunk_rowid for h in found])
         hits.append(
             [
-                (chunks[h.chunk_rowid].rel_path, chunks[h.chunk_rowid].chunk_index, h.score)
+                (
+                    chunks[h.chunk_rowid].rel_path,
+                    chunks[h.chunk_rowid].chunk_index,
+                    h.dense if sentence_weight else h.score,
+                )
                 for h in found
             ]
         )
@@ -105,6 +116,7 @@ def test_sqlite_to_postgres_and_back_keeps_search_and_sessions(
     assert first["sessions"][0] == 2
     assert first["messages"][0] == 6
     assert first["chunks"][0] > 100
+    assert first["sentence_vectors"][0] > 100
 
     # a second run copies nothing and the counts still match
     again = _migrate(source.home, "--to", pg_url)
@@ -117,20 +129,22 @@ def test_sqlite_to_postgres_and_back_keeps_search_and_sessions(
     assert all(copied == src == dst for copied, src, dst in _counts(result.output).values())
 
     pg_settings = hash_settings(tmp_path / "pg", store={"backend": "postgres", "url": pg_url})
-    # Sentence vectors stay behind (a target re-creates them with `index --rebuild`), so
-    # searches compare the copied chunk vectors alone.
-    chunk_only = {"retrieval": {"sentence_weight": 0.0}}
+    # Chunk and sentence vectors were copied, not recomputed: the same dense scores
+    # everywhere, and the same searches (sentence weight on) without a rebuild.
     with (
-        Engine(hash_settings(source.home, **chunk_only)) as before,
+        Engine(hash_settings(source.home)) as before,
         Engine(pg_settings) as postgres,
-        Engine(hash_settings(home, store={"path": back}, **chunk_only)) as after,
+        Engine(hash_settings(home, store={"path": back})) as after,
     ):
         assert isinstance(postgres.store, PostgresStore)
-        # the vectors were copied, not recomputed: the same scores everywhere
-        expected = _vector_hits(before)
-        assert _vector_hits(postgres) == [
-            [(p, i, pytest.approx(s, abs=1e-5)) for p, i, s in q] for q in expected
-        ]
+        weight = before.settings.retrieval.sentence_weight
+        assert weight > 0
+        # (SQLite keeps sentence vectors as float16 in memory: their cosines move by ~1e-4)
+        for w, tolerance in ((0.0, 1e-5), (weight, 2e-4)):
+            expected = _vector_hits(before, w)
+            assert _vector_hits(postgres, w) == [
+                [(p, i, pytest.approx(s, abs=tolerance)) for p, i, s in q] for q in expected
+            ]
         assert _searches(after) == _searches(before)
         assert after.status() == before.status()
         for engine in (postgres, after):
@@ -179,3 +193,95 @@ def test_counts_that_differ_fail_the_command(source: Source, pg_url: str, tmp_pa
     assert result.exit_code == 1
     assert "counts differ: vaults" in result.output
     assert "row counts differ for tenant(s) [1]" in result.output
+
+
+MINE = "# Garden\n\nThe tomatoes go north. The beans climb the fence. Water them at dawn.\n"
+SECRET = "# Vault\n\nThe combination is four two nine. Only the night guard knows it.\n"
+
+
+def _pg_hashes(url: str, tenant_id: int, query: str) -> set[str]:
+    with psycopg.connect(url) as conn:
+        conn.execute("SELECT set_config('notecite.tenant_id', %s, true)", (str(tenant_id),))
+        return {str(r[0]) for r in conn.execute(query.encode())}
+
+
+def test_each_tenant_gets_the_vectors_of_its_own_chunks_only(pg_url: str, tmp_path: Path) -> None:
+    """A two-tenant SQLite file shares its vectors between tenants; after the copy, each
+    tenant's rows in PostgreSQL hold the chunk and sentence vectors of its chunks alone."""
+    home = tmp_path / "src"
+    with Engine(hash_settings(home)) as engine:
+        engine.add_vault("mine", write_files(tmp_path / "mine", {"garden.md": MINE}))
+        engine.index("mine")
+        with engine.for_tenant("acme") as acme:
+            acme.add_vault("theirs", write_files(tmp_path / "theirs", {"vault.md": SECRET}))
+            acme.index("theirs")
+        db = engine.settings.db_path
+    said: list[str] = []
+    reports = migrate_index(Location(path=db), Location(url=pg_url), progress=said.append)
+    assert [r.tenant.name for r in reports] == ["default", "acme"]
+    assert all(r.mismatches() == [] for r in reports)
+    chunks = "FROM chunks c JOIN vaults v ON v.id = c.vault_id AND v.tenant_id = ?"
+    conn = sqlite3.connect(db)
+    try:
+        own = {
+            r.tenant.id: (
+                {h for (h,) in conn.execute(f"SELECT c.content_hash {chunks}", (r.tenant.id,))},
+                {
+                    h
+                    for (h,) in conn.execute(
+                        f"SELECT j.value {chunks}, json_each(c.sentence_hashes) j", (r.tenant.id,)
+                    )
+                },
+            )
+            for r in reports
+        }
+    finally:
+        conn.close()
+    mine, theirs = (own[r.tenant.id] for r in reports)
+    assert all(mine)
+    assert all(theirs)
+    assert not (mine[0] | mine[1]) & (theirs[0] | theirs[1])
+    for report in reports:
+        chunk_hashes, sentence_hashes = own[report.tenant.id]
+        tenant = report.tenant.id
+        assert _pg_hashes(pg_url, tenant, "SELECT content_hash FROM embeddings") == chunk_hashes
+        assert (
+            _pg_hashes(pg_url, tenant, "SELECT content_hash FROM sentence_embeddings")
+            == sentence_hashes
+        )
+        assert _pg_hashes(pg_url, tenant, "SELECT unnest(sentence_hashes) FROM chunks") == (
+            sentence_hashes
+        )
+        assert report.copied.sentence_vectors == len(sentence_hashes)
+    # a re-run copies nothing, and says so
+    said.clear()
+    again = migrate_index(Location(path=db), Location(url=pg_url), progress=said.append)
+    assert all(dataclasses.astuple(r.copied) == (0,) * 7 for r in again)
+    assert "tenant 1: vault mine: 0 notes (0 chunks) copied, 1 unchanged, 0 deleted" in said
+
+
+def test_status_names_the_command_that_adds_missing_sentence_vectors(
+    pg_url: str, tmp_path: Path
+) -> None:
+    """An index copied by an older `store migrate` has chunks that list no sentence windows
+    and no sentence vectors: `status` says so and names `index --rebuild`, which adds them."""
+    long_note = "# Long\n\n" + " ".join(f"Sentence number {i} says little." for i in range(30))
+    home = tmp_path / "home"
+    notes = write_files(tmp_path / "notes", {"long.md": long_note + "\n"})
+    with Engine(hash_settings(home, store={"backend": "postgres", "url": pg_url})) as engine:
+        engine.add_vault("notes", notes)
+        engine.index("notes")
+    with psycopg.connect(pg_url) as conn:  # as the older copy left it
+        conn.execute("SELECT set_config('notecite.tenant_id', '1', true)")
+        conn.execute("UPDATE chunks SET sentence_hashes = '{}'")
+        conn.execute("DELETE FROM sentence_embeddings")
+    base = ["--home", str(home), "--embedder", "hash"]
+    env = {"NOTECITE_STORE__BACKEND": "postgres", "NOTECITE_STORE__URL": pg_url}
+    status = CliRunner().invoke(cli, [*base, "status"], env=env)
+    assert status.exit_code == 0, status.output
+    assert "chunks have no sentence vectors: run `notecite index --rebuild`" in status.output
+    rebuilt = CliRunner().invoke(cli, [*base, "index", "--rebuild"], env=env)
+    assert rebuilt.exit_code == 0, rebuilt.output
+    again = CliRunner().invoke(cli, [*base, "status"], env=env)
+    assert "notecite index --rebuild" not in again.output
+    assert _pg_hashes(pg_url, 1, "SELECT content_hash FROM sentence_embeddings")

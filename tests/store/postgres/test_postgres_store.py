@@ -71,12 +71,16 @@ def test_every_table_has_forced_row_level_security(store: PostgresStore, pg_url:
         "WHERE relkind = 'r' AND relnamespace = 'public'::regnamespace ORDER BY 1",
     )
     assert {name for name, _, _ in tables} == {
+        "bm25_lengths",
+        "bm25_terms",
+        "bm25_totals",
         "chat_messages",
         "chat_sessions",
         "chunks",
         "embeddings",
         "meta",
         "notes",
+        "query_log",
         "schema_migrations",
         "sentence_embeddings",
         "tenant_roles",

@@ -111,6 +111,7 @@ async def send_message(
     vaults: list[str] | None = None,
     folders: list[str] | None = None,
     tenant_id: str | None = None,
+    filters: list[str] | None = None,
 ) -> ChatReply:
     """Send a message and get the validated, cited answer; without sessionId a session is
     started."""
@@ -124,6 +125,7 @@ async def send_message(
         session_id=str(session_id) if session_id is not None else None,
         vaults=vaults or [],
         folders=folders or [],
+        filters=filters or [],
     )
 
     def send() -> ChatReply:

@@ -70,6 +70,9 @@ class ChatSessionType:
     model: str | None
     system_prompt: str | None
     messages: list[ChatMessage]
+    filters: list[str] = strawberry.field(
+        default_factory=list, description="Frontmatter filters every message searches under."
+    )
 
     @classmethod
     def of(
@@ -89,6 +92,7 @@ class ChatSessionType:
             model=s.model,
             system_prompt=s.system_prompt,
             messages=[ChatMessage.of(m) for m in messages or []],
+            filters=list(s.filters),
         )
 
 
@@ -163,6 +167,7 @@ class RagOptions:
     include_citations: bool | None = strawberry.UNSET
     model: str | None = strawberry.UNSET
     system_prompt: str | None = strawberry.UNSET
+    filters: list[str] | None = strawberry.UNSET
 
     def patch(self) -> SessionSettingsPatch:
         """The settings patch; a field sent as null goes back to its default."""

@@ -39,5 +39,7 @@ def ask(body: AskRequest, services: ServicesDep) -> JSONResponse:
 def search(body: SearchRequest, services: ServicesDep) -> SearchResponse:
     """The chunks that best match the query, by hybrid vector + BM25 score."""
     services.check_scope(body.vaults, body.folders)
-    results = services.engine.search(body.query, vaults=body.vaults, folders=body.folders, k=body.k)
+    results = services.engine.search(
+        body.query, vaults=body.vaults, folders=body.folders, k=body.k, filters=body.filters
+    )
     return SearchResponse(results=[SearchHit.of(r) for r in results])

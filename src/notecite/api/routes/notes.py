@@ -1,4 +1,5 @@
-"""``GET /notes/{vault}/{path}``: the file of an indexed note, never anything outside its vault.
+"""``GET /notes/{vault}/{path}``: the file of an indexed note (or a picture of the vault a note
+shows), never anything outside its vault.
 
 The web page's citation links open notes through this route. A path is served only when it
 is a note of the vault's index and, with every symlink resolved, still lies under the vault's
@@ -23,6 +24,17 @@ router = APIRouter(prefix="/notes", tags=["notes"])
 
 # Served as plain text, whatever the note's format, so that no note's HTML runs in the page.
 _MEDIA_TYPES = {".pdf": "application/pdf"}
+# Pictures a note shows (![](img/x.png)), served from the vault though never indexed. No SVG:
+# opened on its own it could run script.
+IMAGE_TYPES = {
+    ".png": "image/png",
+    ".jpg": "image/jpeg",
+    ".jpeg": "image/jpeg",
+    ".gif": "image/gif",
+    ".webp": "image/webp",
+    ".avif": "image/avif",
+    ".bmp": "image/bmp",
+}
 _TEXT = "text/plain; charset=utf-8"
 _DRIVE = re.compile(r"[A-Za-z]:")
 MAX_PATH_CHARS = 4096  # PATH_MAX on Linux: no longer path names a file
@@ -61,11 +73,15 @@ def note_file(root: Path, rel_path: str) -> Path:
 
 @router.get("/{vault}/{path:path}", response_class=FileResponse)
 def get_note(vault: str, path: str, services: ServicesDep) -> FileResponse:
-    """The note's file as it is on disk (text as ``text/plain``, PDF as itself)."""
+    """The note's file as it is on disk (text as ``text/plain``, PDF as itself), or a picture
+    of the vault (PNG, JPEG, GIF, WebP, AVIF, BMP) that a note shows."""
     found = services.engine.store.get_vault(vault)
     if found is None:
         raise NotFoundError(f"unknown vault {vault!r}; list vaults with GET /vaults")
     file = note_file(found.path, path)
+    image = IMAGE_TYPES.get(file.suffix.lower())
+    if image is not None:
+        return FileResponse(file, media_type=image, headers={"Cache-Control": "no-store"})
     state = services.engine.store.note_states(found.id).get(path)
     if state is None or state.failed:
         raise NotFoundError(f"{path!r} is not an indexed note of vault {vault!r}")

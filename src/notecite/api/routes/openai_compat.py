@@ -34,6 +34,7 @@ from notecite.generate.registry import available_llms
 from notecite.schemas.ask import MAX_QUESTION_CHARS
 from notecite.schemas.chat import (
     MAX_SYSTEM_PROMPT_CHARS,
+    ChatCitation,
     ChatRequest,
     ChatResponse,
     NewMessage,
@@ -48,6 +49,7 @@ from notecite.schemas.openai import (
     ModelCard,
     ModelList,
     OutputMessage,
+    Usage,
 )
 
 router = APIRouter(prefix="/v1", tags=["openai-compatible"])
@@ -85,6 +87,7 @@ def chat_completions(body: CompletionRequest, services: ServicesDep) -> Response
             Choice(message=OutputMessage(content=_content(response), citations=response.citations))
         ],
         citations=response.citations,
+        usage=_usage(response),
         notecite=Extension(answer=response.answer, meta=response.meta),
     )
     return JSONResponse(completion.model_dump(mode="json", by_alias=True))
@@ -145,6 +148,7 @@ class _Turn:
                 session_id=session.id,
                 vaults=self.request.vaults,
                 folders=self.request.folders,
+                filters=self.request.filters,
             )
             return self.services.engine.chat(
                 chat, sessions=self.services.session_store, on_token=on_token
@@ -170,7 +174,19 @@ def _content(response: ChatResponse) -> str:
 
 
 def _sources(response: ChatResponse) -> str:
-    return sources_block([(c.cid, c.note_id) for c in response.citations])
+    """``- [N1] vault/path.md \u203a Heading \u203a Subheading``, under the ids the text
+    cites."""
+    return sources_block([(c.cid, _where(c)) for c in response.citations], keep_prefix=True)
+
+
+def _where(citation: ChatCitation) -> str:
+    headings = [h.lstrip("#").strip() for h in citation.section.split(" > ") if h.strip()]
+    return " \u203a ".join([citation.note_id, *headings])
+
+
+def _usage(response: ChatResponse) -> Usage:
+    prompt, written = response.meta.prompt_tokens, response.meta.completion_tokens
+    return Usage(prompt_tokens=prompt, completion_tokens=written, total_tokens=prompt + written)
 
 
 def _chunk(turn: _Turn, delta: dict[str, Any], **extra: Any) -> str:
@@ -214,6 +230,7 @@ async def _chunks(turn: _Turn) -> AsyncIterator[str]:
                 {"content": _sources(item)},
                 finish_reason="stop",
                 citations=citations,
+                usage=_usage(item).model_dump(),
                 notecite=Extension(answer=item.answer, meta=item.meta).model_dump(
                     mode="json", by_alias=True
                 ),

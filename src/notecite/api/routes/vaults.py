@@ -2,12 +2,22 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Response, status
+from typing import Annotated
+
+from fastapi import APIRouter, Query, Response, status
 
 from notecite.api.errors import ConflictError, InvalidRequestError, NotFoundError
-from notecite.api.schemas import FolderList, IndexJobOut, VaultCreate, VaultList, VaultOut
+from notecite.api.schemas import (
+    FolderList,
+    FrontmatterFacetsOut,
+    IndexJobOut,
+    VaultCreate,
+    VaultList,
+    VaultOut,
+)
 from notecite.api.services import Services, ServicesDep
 from notecite.api.vault_roots import allowed_vault_path
+from notecite.store.base import FrontmatterFacets
 
 router = APIRouter(prefix="/vaults", tags=["vaults"])
 
@@ -57,6 +67,25 @@ def list_folders(name: str, services: ServicesDep) -> FolderList:
     if vault is None:
         raise NotFoundError(f"unknown vault {name!r}; list vaults with GET /vaults")
     return FolderList(vault=name, folders=services.engine.store.folders(vault.id))
+
+
+@router.get("/{name}/frontmatter")
+def list_frontmatter(
+    name: str,
+    services: ServicesDep,
+    keys: Annotated[str, Query(max_length=500, description="comma-separated keys")] = "tags,type",
+) -> FrontmatterFacetsOut:
+    """Values of frontmatter keys (default: tags and type) in the vault's notes, with the
+    number of notes holding each: what a filter (``tags=atlas``) can pick from."""
+    store = services.engine.store
+    vault = store.get_vault(name)
+    if vault is None:
+        raise NotFoundError(f"unknown vault {name!r}; list vaults with GET /vaults")
+    wanted = list(dict.fromkeys(k.strip().lower() for k in keys.split(",") if k.strip()))[:20]
+    values: dict[str, dict[str, int]] = {k: {} for k in wanted}
+    if isinstance(store, FrontmatterFacets):
+        values = store.frontmatter_facets([vault.id], wanted)
+    return FrontmatterFacetsOut(vault=name, values=values)
 
 
 @router.post("/{name}/index", status_code=status.HTTP_202_ACCEPTED)

@@ -13,6 +13,7 @@ from notecite.errors import ConfigError
 if TYPE_CHECKING:
     from notecite.config import StoreSettings
     from notecite.store.base import Store
+    from notecite.store.query_log import QueryLog
     from notecite.store.sessions import SessionStore
 
 INSTALL = "pip install 'notecite[postgres]'"
@@ -61,4 +62,18 @@ def create_session_store(settings: StoreSettings, *, tenant_id: int = 1) -> Sess
     return PostgresSessionStore(url, tenant_id=tenant_id)
 
 
-__all__ = ["INSTALL", "create_session_store", "create_store"]
+def create_query_log(settings: StoreSettings, *, tenant_id: int = 1) -> QueryLog:
+    """A :class:`PostgresQueryLog` for ``store.url`` (it connects on first use).
+
+    Raises:
+        ConfigError: ``store.url`` is not set, or psycopg is not installed.
+    """
+    url = _url(settings)
+    try:
+        from notecite.store.postgres.query_log import PostgresQueryLog
+    except ImportError as exc:
+        raise _missing_psycopg(exc) from exc
+    return PostgresQueryLog(url, tenant_id=tenant_id)
+
+
+__all__ = ["INSTALL", "create_query_log", "create_session_store", "create_store"]

@@ -9,9 +9,14 @@ import numpy as np
 
 from notecite.store.base import StoredVector, TableCounts, TenantInfo
 from notecite.store.postgres.store import PostgresStore
+from notecite.store.rows import ExportedChunk
 from notecite.types import Chunk, NoteRecord
 
 _BLOCK = 2000  # rows fetched at a time
+# The content hashes of the tenant's chunks and of their sentence windows (one parameter,
+# the tenant id): vectors kept for text no chunk holds any more are not exported.
+_OWN_CHUNK_HASHES = "SELECT content_hash FROM chunks WHERE tenant_id = %(t)s"
+_OWN_SENTENCE_HASHES = "SELECT unnest(sentence_hashes) FROM chunks WHERE tenant_id = %(t)s"
 
 
 def _utc(value: datetime | None) -> datetime | None:
@@ -59,12 +64,13 @@ class PostgresExport:
             chunks: dict[int, list[Chunk]] = {}
             for c in conn.execute(
                 "SELECT note_id, chunk_id, chunk_index, heading_path, text, line_start, line_end, "
-                "token_count, content_hash FROM chunks WHERE tenant_id = %s AND vault_id = %s "
+                "token_count, content_hash, sentence_hashes FROM chunks "
+                "WHERE tenant_id = %s AND vault_id = %s "
                 "ORDER BY note_id, chunk_index",
                 (tenant, vault_id),
             ):
                 chunks.setdefault(c[0], []).append(
-                    Chunk(
+                    ExportedChunk(
                         chunk_id=c[1],
                         chunk_index=c[2],
                         heading_path=c[3],
@@ -74,6 +80,7 @@ class PostgresExport:
                         line_end=c[6],
                         token_count=c[7],
                         content_hash=c[8],
+                        stored_sentence_hashes=tuple(c[9]),
                     )
                 )
         for row in notes:
@@ -97,12 +104,20 @@ class PostgresExport:
             yield record, chunks.get(row[0], [])
 
     def embeddings(self) -> Iterator[list[StoredVector]]:
-        """Every vector of the tenant, in blocks."""
+        """The vectors of the tenant's chunks, in blocks."""
+        return self._vectors("embeddings", _OWN_CHUNK_HASHES)
+
+    def sentence_vectors(self) -> Iterator[list[StoredVector]]:
+        """The vectors of the sentence windows of the tenant's chunks, in blocks."""
+        return self._vectors("sentence_embeddings", _OWN_SENTENCE_HASHES)
+
+    def _vectors(self, table: str, own: str) -> Iterator[list[StoredVector]]:
         with self._tx() as conn, conn.cursor(name="notecite_export") as cur:
             cur.execute(
-                "SELECT model_id, content_hash, vector::real[] FROM embeddings "
-                "WHERE tenant_id = %s ORDER BY model_id, content_hash",
-                (self.store.tenant_id,),
+                f"SELECT model_id, content_hash, vector::real[] FROM {table} "
+                f"WHERE tenant_id = %(t)s AND content_hash IN ({own}) "
+                "ORDER BY model_id, content_hash",
+                {"t": self.store.tenant_id},
             )
             while rows := cur.fetchmany(_BLOCK):
                 yield [StoredVector(r[0], r[1], np.asarray(r[2], dtype=np.float32)) for r in rows]
@@ -114,7 +129,10 @@ class PostgresExport:
                 "SELECT (SELECT count(*) FROM vaults WHERE tenant_id = %(t)s), "
                 "(SELECT count(*) FROM notes WHERE tenant_id = %(t)s), "
                 "(SELECT count(*) FROM chunks WHERE tenant_id = %(t)s), "
-                "(SELECT count(*) FROM embeddings WHERE tenant_id = %(t)s), "
+                "(SELECT count(*) FROM embeddings WHERE tenant_id = %(t)s "
+                f"AND content_hash IN ({_OWN_CHUNK_HASHES})), "
+                "(SELECT count(*) FROM sentence_embeddings WHERE tenant_id = %(t)s "
+                f"AND content_hash IN ({_OWN_SENTENCE_HASHES})), "
                 "(SELECT count(*) FROM chat_sessions WHERE tenant_id = %(t)s), "
                 "(SELECT count(*) FROM chat_messages WHERE tenant_id = %(t)s)",
                 {"t": self.store.tenant_id},

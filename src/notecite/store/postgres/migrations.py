@@ -9,11 +9,14 @@ roles with BYPASSRLS see everything, so the application should connect as an ord
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import psycopg
 
 from notecite.errors import StoreError
+from notecite.store.postgres.frontmatter import MIGRATION as FRONTMATTER_COLUMNS
+from notecite.store.postgres.frontmatter import fill_columns
 
 _TENANT_TABLES = ("tenants", "meta", "vaults", "notes", "chunks", "embeddings")
 _CHAT_TABLES = ("chat_sessions", "chat_messages")
@@ -244,12 +247,163 @@ ALTER TABLE notes FORCE ROW LEVEL SECURITY;
 """
 )
 
+# The words of full text as SQLite's FTS5 (unicode61) sees them: ASCII punctuation
+# separates words, so "foam.openDailyNote" is two words rather than one "host" token of
+# PostgreSQL's parser; non-ASCII letters stay letters whatever the database's locale.
+_FTS_WORDS = "regexp_replace({}, '[!-/:-@\\[-`{{-~]+', ' ', 'g')"
+
+
+def _field(column: str, weight: str) -> str:
+    return f"setweight(to_tsvector('english', {_FTS_WORDS.format(column)}), '{weight}')"
+
+
+# BM25 as SQLite's FTS5 computes it needs each query lexeme's document frequency, each
+# chunk's length and their average; per tenant, these live in ``bm25_terms``,
+# ``bm25_lengths`` and ``bm25_totals`` (lengths per field: title A, heading path B, text C),
+# which statement triggers on ``chunks`` keep up to date in the same transaction as every
+# write (a chunk's length is read by key, not counted from its tsvector at each search). A
+# per-tenant advisory lock makes two writers of one tenant take turns on them (no deadlock on
+# the rows of common lexemes). The full-text column is rebuilt with the FTS5 word split
+# above, and the statistics are counted for the chunks already there (row-level security
+# lifted for this transaction, which holds the tables' locks until it commits).
+_BM25 = (
+    f"""
+DROP INDEX chunks_tsv;
+ALTER TABLE chunks DROP COLUMN tsv;
+ALTER TABLE chunks ADD COLUMN tsv tsvector GENERATED ALWAYS AS (
+    {_field("title", "A")}
+    || {_field("heading_path", "B")}
+    || {_field("text", "C")}
+) STORED;
+CREATE INDEX chunks_tsv ON chunks USING gin (tsv);
+CREATE TABLE bm25_terms (
+    tenant_id bigint NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
+    lexeme text NOT NULL,
+    chunks bigint NOT NULL,
+    PRIMARY KEY (tenant_id, lexeme)
+);
+CREATE TABLE bm25_lengths (
+    tenant_id bigint NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
+    chunk_id bigint NOT NULL,
+    title_tokens integer NOT NULL,
+    heading_tokens integer NOT NULL,
+    body_tokens integer NOT NULL,
+    PRIMARY KEY (tenant_id, chunk_id)
+);
+CREATE TABLE bm25_totals (
+    tenant_id bigint PRIMARY KEY REFERENCES tenants(id) ON DELETE CASCADE,
+    chunks bigint NOT NULL,
+    title_tokens bigint NOT NULL,
+    heading_tokens bigint NOT NULL,
+    body_tokens bigint NOT NULL
+);
+"""
+    + _row_security("bm25_terms")
+    + _row_security("bm25_lengths")
+    + _row_security("bm25_totals")
+    + """
+CREATE FUNCTION notecite_bm25_count() RETURNS trigger
+    LANGUAGE plpgsql SET search_path FROM CURRENT
+    AS $$
+    DECLARE
+        sign bigint := TG_ARGV[0]::bigint;
+    BEGIN
+        PERFORM pg_advisory_xact_lock(1852797797, t.tenant_id::integer)
+            FROM (SELECT DISTINCT tenant_id FROM changed ORDER BY 1) t;
+        INSERT INTO bm25_terms AS b (tenant_id, lexeme, chunks)
+            SELECT c.tenant_id, t.lexeme, sign * count(*)
+            FROM changed c, unnest(c.tsv) t GROUP BY 1, 2 ORDER BY 1, 2
+            ON CONFLICT (tenant_id, lexeme) DO UPDATE SET chunks = b.chunks + excluded.chunks;
+        IF sign < 0 THEN
+            DELETE FROM bm25_terms b
+                USING (SELECT DISTINCT c.tenant_id, t.lexeme FROM changed c, unnest(c.tsv) t) d
+                WHERE b.tenant_id = d.tenant_id AND b.lexeme = d.lexeme AND b.chunks <= 0;
+        END IF;
+        IF sign > 0 THEN
+            INSERT INTO bm25_lengths (tenant_id, chunk_id, title_tokens, heading_tokens,
+                body_tokens)
+                SELECT c.tenant_id, c.id,
+                    count(*) FILTER (WHERE w = 'A'),
+                    count(*) FILTER (WHERE w = 'B'),
+                    count(*) FILTER (WHERE w NOT IN ('A', 'B'))
+                FROM changed c LEFT JOIN LATERAL unnest(c.tsv) t ON true
+                    LEFT JOIN LATERAL unnest(t.weights) w ON true
+                GROUP BY 1, 2;
+        END IF;
+        INSERT INTO bm25_totals AS b
+            (tenant_id, chunks, title_tokens, heading_tokens, body_tokens)
+            SELECT l.tenant_id, sign * count(*), sign * sum(l.title_tokens),
+                sign * sum(l.heading_tokens), sign * sum(l.body_tokens)
+            FROM bm25_lengths l JOIN changed c ON c.tenant_id = l.tenant_id AND c.id = l.chunk_id
+            GROUP BY 1 ORDER BY 1
+            ON CONFLICT (tenant_id) DO UPDATE SET chunks = b.chunks + excluded.chunks,
+                title_tokens = b.title_tokens + excluded.title_tokens,
+                heading_tokens = b.heading_tokens + excluded.heading_tokens,
+                body_tokens = b.body_tokens + excluded.body_tokens;
+        IF sign < 0 THEN
+            DELETE FROM bm25_lengths l USING changed c
+                WHERE l.tenant_id = c.tenant_id AND l.chunk_id = c.id;
+        END IF;
+        RETURN NULL;
+    END
+    $$;
+CREATE TRIGGER chunks_bm25_added AFTER INSERT ON chunks
+    REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION notecite_bm25_count(1);
+CREATE TRIGGER chunks_bm25_removed AFTER DELETE ON chunks
+    REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION notecite_bm25_count('-1');
+ALTER TABLE chunks NO FORCE ROW LEVEL SECURITY;
+ALTER TABLE bm25_terms NO FORCE ROW LEVEL SECURITY;
+ALTER TABLE bm25_lengths NO FORCE ROW LEVEL SECURITY;
+ALTER TABLE bm25_totals NO FORCE ROW LEVEL SECURITY;
+INSERT INTO bm25_terms (tenant_id, lexeme, chunks)
+    SELECT c.tenant_id, t.lexeme, count(*) FROM chunks c, unnest(c.tsv) t GROUP BY 1, 2;
+INSERT INTO bm25_lengths (tenant_id, chunk_id, title_tokens, heading_tokens, body_tokens)
+    SELECT c.tenant_id, c.id,
+        count(*) FILTER (WHERE w = 'A'),
+        count(*) FILTER (WHERE w = 'B'),
+        count(*) FILTER (WHERE w NOT IN ('A', 'B'))
+    FROM chunks c LEFT JOIN LATERAL unnest(c.tsv) t ON true
+        LEFT JOIN LATERAL unnest(t.weights) w ON true
+    GROUP BY 1, 2;
+INSERT INTO bm25_totals (tenant_id, chunks, title_tokens, heading_tokens, body_tokens)
+    SELECT tenant_id, count(*), sum(title_tokens), sum(heading_tokens), sum(body_tokens)
+    FROM bm25_lengths GROUP BY 1;
+ALTER TABLE chunks FORCE ROW LEVEL SECURITY;
+ALTER TABLE bm25_terms FORCE ROW LEVEL SECURITY;
+ALTER TABLE bm25_lengths FORCE ROW LEVEL SECURITY;
+ALTER TABLE bm25_totals FORCE ROW LEVEL SECURITY;
+"""
+)
+
+# Questions and answers of `ask`, as in the SQLite store's migration 5 (data, never log
+# lines); ask.log_queries turns it off, `notecite log purge` deletes a tenant's entries.
+_QUERY_LOG = """
+CREATE TABLE query_log (
+    tenant_id bigint NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
+    id bigint GENERATED ALWAYS AS IDENTITY,
+    asked_at timestamptz NOT NULL DEFAULT now(),
+    question text NOT NULL,
+    answer text NOT NULL,
+    abstained boolean NOT NULL DEFAULT false,
+    refs text[] NOT NULL DEFAULT '{}',
+    llm text NOT NULL DEFAULT '',
+    total_ms double precision,
+    PRIMARY KEY (tenant_id, id)
+);
+""" + _row_security("query_log")
+
 MIGRATIONS: tuple[tuple[int, str], ...] = (
     (1, _SCHEMA),
     (2, _CHAT),
     (3, _NAMED_TENANTS),
     (4, _SENTENCE_VECTORS),
+    (5, _BM25),
+    (6, _QUERY_LOG),
+    (7, FRONTMATTER_COLUMNS),
 )
+
+# Python steps run after a migration's script, in its transaction (data SQL cannot shape).
+_FILLS: dict[int, Callable[[psycopg.Connection[Any]], None]] = {7: fill_columns}
 
 
 def ensure_pgvector(conn: psycopg.Connection[Any]) -> None:
@@ -298,6 +452,8 @@ def migrate(conn: psycopg.Connection[Any]) -> list[int]:
             if done:
                 continue
             conn.execute(script)
+            if version in _FILLS:
+                _FILLS[version](conn)
             conn.execute("INSERT INTO schema_migrations (version) VALUES (%s)", (version,))
         applied.append(version)
     return applied

@@ -16,27 +16,32 @@ import numpy as np
 from psycopg import sql
 
 from notecite.embed.base import Vectors
+from notecite.store.postgres.frontmatter import conditions_sql
 from notecite.types import SearchFilter
 
 Query = tuple[sql.Composed, list[object]]
 
-_WORD = re.compile(r"\w+", re.UNICODE)
-# ts_rank weights of {D, C, B, A}: body text (C) 1, heading path (B) 1.5, title (A) 2,
-# the proportions of the SQLite store's BM25 column weights.
-# Normalisation 1: divide by 1 + log(document length), as BM25 favours short texts.
-# ts_rank, not ts_rank_cd: on SciFact (train, 809 queries) nDCG@10 0.582 against 0.455, and
-# about 3x cheaper per match, which counts because an OR-query of a question's words
-# matches a large share of the chunks (bench/RESULTS.md, "PostgreSQL search knobs").
-_RANK = "ts_rank(ARRAY[0.1, 0.5, 0.75, 1.0]::float4[], c.tsv, q, 1)"
+_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+# BM25 as SQLite's FTS5 computes it (``bm25(chunks_fts, 2.0, 1.5, 1.0)``): k1 1.2, b 0.75; a
+# term's frequency in a chunk counts title words 2, heading-path words 1.5 and text words 1
+# (the tsvector's weights A, B and C); a chunk's length is its number of words in all
+# fields, set against the tenant's average; IDF is ln((N - n + 0.5) / (n + 0.5)), at least
+# 1e-6, from the tenant's counts that ``bm25_terms`` and ``bm25_totals`` keep.
+_K1 = 1.2
+_B = 0.75
+# A lexeme's weighted frequency in a chunk: ts_rank_cd of the lexeme alone, without
+# normalisation, is the sum of its occurrences' weights (each occurrence is a cover of
+# length one); weights may not exceed 1, so they are halved ({D, C, B, A}) and the sum
+# doubled. One C call per query lexeme costs less than unnesting the whole tsvector, once
+# the matched chunk's tsvector is read (detoasted) once rather than at every call.
+_TERM_FREQUENCY = "2 * ts_rank_cd(ARRAY[0.5, 0.5, 0.75, 1.0]::float4[], m.tsv, terms.q, 0)"
 
 
 def tsquery_text(text: str) -> str:
-    """A ``to_tsquery`` expression that matches any word of ``text`` ('' when it has none).
-
-    Words are runs of letters, digits and underscores, so no tsquery operator gets through.
-    """
+    """The distinct words of ``text`` (runs of letters and digits), lower-cased and joined by
+    spaces ('' when it has none); :func:`lexical_query` turns them into lexemes."""
     words = dict.fromkeys(w.lower() for w in _WORD.findall(text))
-    return " | ".join(words)
+    return " ".join(words)
 
 
 def vector_literal(vector: Vectors) -> str:
@@ -70,6 +75,7 @@ def restricts(flt: SearchFilter) -> bool:
         or (flt.folders and all(f.rstrip("/") for f in flt.folders))
         or flt.since is not None
         or flt.until is not None
+        or flt.frontmatter
     )
 
 
@@ -79,17 +85,19 @@ def _utc(value: datetime) -> datetime:
 
 
 def needs_notes(flt: SearchFilter) -> bool:
-    """Whether the filter reads columns of ``notes`` (folders, dates); vaults are on chunks."""
+    """Whether the filter reads columns of ``notes`` (folders, dates, frontmatter); vaults
+    are on chunks."""
     return bool(
         (flt.folders and all(f.rstrip("/") for f in flt.folders))
         or flt.since is not None
         or flt.until is not None
+        or flt.frontmatter
     )
 
 
 def filter_sql(flt: SearchFilter) -> tuple[sql.SQL, list[object]]:
-    """Conditions (each starting with AND) on ``c`` and ``n`` for the vault, folder and date
-    filter."""
+    """Conditions (each starting with AND) on ``c`` and ``n`` for the vault, folder, date
+    and frontmatter filter."""
     parts: list[str] = []
     params: list[object] = []
     if flt.vault_ids:
@@ -108,26 +116,58 @@ def filter_sql(flt: SearchFilter) -> tuple[sql.SQL, list[object]]:
     if flt.until is not None:
         parts.append("AND n.note_ts <= %s")
         params.append(_utc(flt.until))
+    if flt.frontmatter:
+        fm_parts, fm_params = conditions_sql(flt.frontmatter)
+        parts.extend(fm_parts)
+        params.extend(fm_params)
     return sql.SQL(" ".join(parts)), params
 
 
-def lexical_query(tenant_id: int, tsquery: str, flt: SearchFilter, limit: int) -> Query:
-    """Chunks matching ``tsquery`` by weighted ``ts_rank`` (positive, higher is better).
+def lexical_query(tenant_id: int, words: str, flt: SearchFilter, limit: int) -> Query:
+    """Chunks holding any lexeme of ``words`` (see :func:`tsquery_text`), by BM25 (positive,
+    higher is better).
 
-    Notes are joined only when the filter reads them: every match is ranked, and at 100k
-    chunks the join of the ~40% an OR-query matches costs ~8% of the query.
+    ``terms`` holds the query's lexemes (a word that stems like another counts twice, as in
+    FTS5) with their IDF; the GIN index finds the chunks that hold any of them, and each is
+    scored from its term frequencies and its length in ``bm25_lengths``. Notes are joined
+    only when the filter reads them: every match is ranked, and at 100k chunks an OR-query
+    matches a large share of them.
     """
     where, params = filter_sql(flt)
     join = (
         "JOIN notes n ON n.tenant_id = c.tenant_id AND n.id = c.note_id" if needs_notes(flt) else ""
     )
     query = sql.SQL(
-        "SELECT c.id, " + _RANK + " AS score FROM chunks c " + join + ", "
-        "to_tsquery('english', %s) q "
-        "WHERE c.tenant_id = %s AND c.tsv @@ q {where} "
-        "ORDER BY score DESC, c.id LIMIT %s"
-    ).format(where=where)
-    return query, [tsquery, tenant_id, *params, limit]
+        "WITH totals AS MATERIALIZED ("
+        "SELECT chunks, (title_tokens + heading_tokens + body_tokens)::float8 "
+        "/ greatest(chunks, 1) AS avgdl FROM bm25_totals WHERE tenant_id = %s), "
+        "terms AS MATERIALIZED ("
+        "SELECT t.lexeme, quote_literal(t.lexeme)::tsquery AS q, "
+        "cardinality(t.positions) * greatest(ln((s.chunks - coalesce(d.chunks, 0) + 0.5) "
+        "/ (coalesce(d.chunks, 0) + 0.5)), 1e-6) AS idf "
+        "FROM totals s, unnest(to_tsvector('english', %s)) t "
+        "LEFT JOIN bm25_terms d ON d.tenant_id = %s AND d.lexeme = t.lexeme), "
+        "q AS MATERIALIZED (SELECT string_agg(quote_literal(lexeme), ' | ')::tsquery AS q "
+        "FROM terms) "
+        # OFFSET 0 keeps each subquery whole: the matches' tsvectors are detoasted once (the
+        # concatenation), and each term frequency is computed once, not once per use.
+        "SELECT m.id, s.score FROM ("
+        "SELECT c.id, c.tsv || ''::tsvector AS tsv, "
+        "l.title_tokens + l.heading_tokens + l.body_tokens AS dl "
+        "FROM q, chunks c JOIN bm25_lengths l ON l.tenant_id = c.tenant_id AND l.chunk_id = c.id "
+        + join
+        + " WHERE c.tenant_id = %s AND c.tsv @@ q.q {where} OFFSET 0) m, totals, "
+        "LATERAL (SELECT sum(terms.idf * f.tf * {k1_plus_1} / (f.tf + {k1} * (1 - {b} + {b} "
+        "* m.dl / totals.avgdl))) AS score FROM terms, "
+        "LATERAL (SELECT " + _TERM_FREQUENCY + " AS tf OFFSET 0) f WHERE f.tf > 0) s "
+        "ORDER BY s.score DESC, m.id LIMIT %s"
+    ).format(
+        where=where,
+        k1=sql.Literal(_K1),
+        b=sql.Literal(_B),
+        k1_plus_1=sql.Literal(_K1 + 1),
+    )
+    return query, [tenant_id, words, tenant_id, tenant_id, *params, limit]
 
 
 def _model_condition(model_id: str, dimensions: int, alias: str = "e") -> sql.Composed:

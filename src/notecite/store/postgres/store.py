@@ -17,6 +17,8 @@ from notecite.embed.base import Vectors
 from notecite.errors import VaultError
 from notecite.store.base import NoteState, StoredChunk
 from notecite.store.postgres.connection import Connection, TenantConnections, describe_url
+from notecite.store.postgres.frontmatter import CHUNK_FIELDS_SQL, FACETS_SQL, facet_params
+from notecite.store.postgres.frontmatter import columns as frontmatter_columns
 from notecite.store.postgres.lock import advisory_index_locks
 from notecite.store.postgres.search import (
     approximate_query,
@@ -52,6 +54,22 @@ _C = 'COLLATE "C"'  # byte order, as in SQLite, whatever the database's locale
 _BUMP_GENERATION = (
     "INSERT INTO meta (tenant_id, key, value) VALUES (%s, 'generation', '1') "
     "ON CONFLICT (tenant_id, key) DO UPDATE SET value = (meta.value::bigint + 1)::text"
+)
+
+# Per vault of the tenant: chunks without a vector of the index's model, chunks of more than
+# 80 words (always two sentence windows or more: chunking.sentences cuts at 80) that list no
+# window, and listed windows without a vector; no row when nothing is embedded yet.
+_VECTOR_GAPS = (
+    "WITH model AS (SELECT value FROM meta WHERE tenant_id = %(t)s AND key = 'embed_model') "
+    "SELECT c.vault_id, "
+    "count(*) FILTER (WHERE NOT EXISTS (SELECT 1 FROM embeddings e WHERE e.tenant_id = "
+    "c.tenant_id AND e.model_id = m.value AND e.content_hash = c.content_hash)), "
+    "count(*) FILTER (WHERE cardinality(c.sentence_hashes) = 0 AND "
+    "cardinality(regexp_split_to_array(btrim(c.text), '\\s+')) > 80), "
+    "coalesce(sum((SELECT count(*) FROM unnest(c.sentence_hashes) h WHERE NOT EXISTS "
+    "(SELECT 1 FROM sentence_embeddings s WHERE s.tenant_id = c.tenant_id "
+    "AND s.model_id = m.value AND s.content_hash = h))), 0) "
+    "FROM chunks c, model m WHERE c.tenant_id = %(t)s GROUP BY c.vault_id"
 )
 
 
@@ -90,6 +108,7 @@ class PostgresStore:
     """
 
     keeps_sentence_vectors = True
+    keeps_query_log = True  # table query_log, opened by store.factory.open_query_log
 
     def __init__(
         self, url: str, *, tenant_id: int = 1, ef_search: int = 200, pool_size: int = 10
@@ -262,6 +281,11 @@ class PostgresStore:
         key = (self.tenant_id, note.vault_id, note.rel_path)
         with self._tx() as conn, conn.pipeline():
             self._upsert_note(conn, note)
+            conn.execute(
+                "UPDATE notes SET fm_text = %s, fm_num = %s, fm_ts = %s "
+                "WHERE tenant_id = %s AND vault_id = %s AND rel_path = %s",
+                (*frontmatter_columns(note.frontmatter), *key),
+            )
             conn.execute(
                 f"DELETE FROM chunks WHERE tenant_id = %s AND note_id = ({this_note})",
                 (self.tenant_id, *key),
@@ -608,6 +632,36 @@ class PostgresStore:
             rows = conn.execute(query, [self.tenant_id, *params, limit]).fetchall()
         return [int(r[0]) for r in rows]
 
+    def frontmatter_facets(
+        self, vault_ids: Sequence[int], keys: Sequence[str]
+    ) -> dict[str, dict[str, int]]:
+        """For each key (lower case): value -> notes with it, in the vaults (all when empty)."""
+        wanted = [k.strip().lower() for k in keys]
+        found: dict[str, dict[str, int]] = {k: {} for k in wanted}
+        if not wanted:
+            return found
+        with self._tx() as conn:
+            for key, value, count in conn.execute(
+                FACETS_SQL, facet_params(self.tenant_id, vault_ids, wanted)
+            ):
+                found[key][value] = int(count)
+        return found
+
+    def chunk_fields(
+        self, rowids: Sequence[int], keys: Sequence[str]
+    ) -> dict[int, dict[str, list[str]]]:
+        """Chunk rowid -> key -> the text values (lower case) its note holds."""
+        found: dict[int, dict[str, list[str]]] = {}
+        if not rowids or not keys:
+            return found
+        wanted = [k.strip().lower() for k in keys]
+        with self._tx() as conn:
+            for rowid, key, value in conn.execute(
+                CHUNK_FIELDS_SQL, [self.tenant_id, list(rowids), wanted]
+            ):
+                found.setdefault(int(rowid), {}).setdefault(key, []).append(value)
+        return found
+
     def fetch_chunks(self, rowids: Sequence[int]) -> dict[int, StoredChunk]:
         if not rowids:
             return {}
@@ -634,6 +688,10 @@ class PostgresStore:
                 f"FROM vaults v WHERE v.tenant_id = %s ORDER BY v.name {_C}",
                 (self.tenant_id,),
             ).fetchall()
+            gaps = {
+                int(r[0]): (int(r[1]), int(r[2]), int(r[3]))
+                for r in conn.execute(_VECTOR_GAPS, {"t": self.tenant_id})
+            }
             failed: dict[int, list[FailedFile]] = {}
             for vault_id, rel_path, error in conn.execute(
                 "SELECT vault_id, rel_path, error FROM notes "
@@ -648,6 +706,9 @@ class PostgresStore:
                 notes=int(notes),
                 chunks=int(chunks),
                 failed=tuple(failed.get(vault_id, ())),
+                missing_vectors=gaps.get(vault_id, (0, 0, 0))[0],
+                unsplit_chunks=gaps.get(vault_id, (0, 0, 0))[1],
+                missing_sentence_vectors=gaps.get(vault_id, (0, 0, 0))[2],
             )
             for vault_id, name, path, notes, chunks in vaults
         ]

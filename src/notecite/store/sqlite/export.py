@@ -9,10 +9,20 @@ from datetime import datetime
 import numpy as np
 
 from notecite.store.base import StoredVector, TableCounts, TenantInfo
+from notecite.store.rows import ExportedChunk
 from notecite.store.sqlite.store import SQLiteStore
 from notecite.types import Chunk, NoteRecord
 
 _BLOCK = 2000  # rows read at a time
+# The content hashes of the tenant's chunks, and of their sentence windows (one parameter:
+# the tenant id). Vectors are shared by every tenant of the file, keyed by content hash; a
+# tenant exports (and counts) only those of its own chunks, never another tenant's.
+_OWN_CHUNKS = "SELECT c.{} FROM chunks c JOIN vaults v ON v.id = c.vault_id AND v.tenant_id = ?"
+_OWN_CHUNK_HASHES = _OWN_CHUNKS.format("content_hash")
+_OWN_SENTENCE_HASHES = (
+    "SELECT j.value FROM chunks c JOIN vaults v ON v.id = c.vault_id AND v.tenant_id = ? "
+    "CROSS JOIN json_each(c.sentence_hashes) j"
+)
 
 
 def _dt(value: str | None) -> datetime | None:
@@ -22,8 +32,8 @@ def _dt(value: str | None) -> datetime | None:
 class SQLiteExport:
     """The rows of one tenant of a :class:`SQLiteStore`.
 
-    Embeddings and the recorded embedding model belong to the whole file, not to a tenant
-    (the SQLite store shares them between tenants), so every tenant exports all of them.
+    Vectors belong to the whole file (the SQLite store shares them between tenants, keyed by
+    content hash): a tenant exports those of its own chunks and their sentence windows only.
     """
 
     def __init__(self, store: SQLiteStore) -> None:
@@ -74,8 +84,8 @@ class SQLiteExport:
                 mtime_ns=row[13],
                 error=row[14],
             )
-            chunks = [
-                Chunk(
+            chunks: list[Chunk] = [
+                ExportedChunk(
                     chunk_id=c[0],
                     chunk_index=c[1],
                     heading_path=c[2],
@@ -85,25 +95,36 @@ class SQLiteExport:
                     line_end=c[5],
                     token_count=c[6],
                     content_hash=c[7],
+                    stored_sentence_hashes=tuple(json.loads(c[8])),
                 )
                 for c in conn.execute(
                     "SELECT chunk_id, chunk_index, heading_path, text, line_start, line_end, "
-                    "token_count, content_hash FROM chunks WHERE note_id = ? ORDER BY chunk_index",
+                    "token_count, content_hash, sentence_hashes FROM chunks WHERE note_id = ? "
+                    "ORDER BY chunk_index",
                     (row[0],),
                 )
             ]
             yield record, chunks
 
     def embeddings(self) -> Iterator[list[StoredVector]]:
-        """Every stored vector, in blocks."""
+        """The vectors of this tenant's chunks, in blocks."""
+        return self._vectors("embeddings", _OWN_CHUNK_HASHES)
+
+    def sentence_vectors(self) -> Iterator[list[StoredVector]]:
+        """The vectors of the sentence windows of this tenant's chunks, in blocks."""
+        return self._vectors("sentence_embeddings", _OWN_SENTENCE_HASHES)
+
+    def _vectors(self, table: str, own: str) -> Iterator[list[StoredVector]]:
         cur = self.store.conn.execute(
-            "SELECT model_id, content_hash, vector FROM embeddings ORDER BY model_id, content_hash"
+            f"SELECT model_id, content_hash, vector FROM {table} "
+            f"WHERE content_hash IN ({own}) ORDER BY model_id, content_hash",
+            (self.store.tenant_id,),
         )
         while rows := cur.fetchmany(_BLOCK):
             yield [StoredVector(r[0], r[1], np.frombuffer(r[2], dtype=np.float32)) for r in rows]
 
     def counts(self) -> TableCounts:
-        """Rows of this tenant per table (embeddings: of the whole file)."""
+        """Rows of this tenant per table (vectors: those of its chunks)."""
         tenant = self.store.tenant_id
         own = "SELECT id FROM vaults WHERE tenant_id = ?"
         conn = self.store.conn
@@ -115,7 +136,15 @@ class SQLiteExport:
             vaults=count("SELECT count(*) FROM vaults WHERE tenant_id = ?", tenant),
             notes=count(f"SELECT count(*) FROM notes WHERE vault_id IN ({own})", tenant),
             chunks=count(f"SELECT count(*) FROM chunks WHERE vault_id IN ({own})", tenant),
-            embeddings=count("SELECT count(*) FROM embeddings"),
+            embeddings=count(
+                f"SELECT count(*) FROM embeddings WHERE content_hash IN ({_OWN_CHUNK_HASHES})",
+                tenant,
+            ),
+            sentence_vectors=count(
+                "SELECT count(*) FROM sentence_embeddings "
+                f"WHERE content_hash IN ({_OWN_SENTENCE_HASHES})",
+                tenant,
+            ),
             sessions=count("SELECT count(*) FROM chat_sessions WHERE tenant_id = ?", tenant),
             messages=count(
                 "SELECT count(*) FROM chat_messages WHERE session_id IN "

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
 from datetime import UTC, datetime
+
+from notecite.store.sqlite.frontmatter import fill_note_fields
 
 MIGRATIONS: tuple[tuple[int, str], ...] = (
     (
@@ -187,6 +190,24 @@ MIGRATIONS: tuple[tuple[int, str], ...] = (
     ),
     (
         7,
+        # Frontmatter flat for filters (tags=atlas, created>=2024-01-01): one row per key and
+        # value, filled from the notes' frontmatter column by the step in _FILLS.
+        """
+        CREATE TABLE note_fields (
+            note_id INTEGER NOT NULL REFERENCES notes(id) ON DELETE CASCADE,
+            key TEXT NOT NULL,
+            text TEXT,
+            number REAL,
+            ts REAL
+        );
+        CREATE INDEX note_fields_text ON note_fields (key, text, note_id);
+        CREATE INDEX note_fields_ts ON note_fields (key, ts, note_id);
+        CREATE INDEX note_fields_number ON note_fields (key, number, note_id);
+        CREATE INDEX note_fields_note ON note_fields (note_id);
+        """,
+    ),
+    (
+        8,
         # A journal of what the in-memory vector matrix must follow: chunks written (kind 1)
         # and removed (kind 0), and chunk vectors stored (kind 2, by content hash), so that
         # a reader after a write loads only the changed rows (see SQLiteStore._vector_matrix).
@@ -211,6 +232,9 @@ MIGRATIONS: tuple[tuple[int, str], ...] = (
     ),
 )
 
+# Python steps run after a migration's script, in its transaction (data SQL cannot shape).
+_FILLS: dict[int, Callable[[sqlite3.Connection], None]] = {7: fill_note_fields}
+
 
 def migrate(conn: sqlite3.Connection) -> list[int]:
     """Apply pending migrations, each in its own transaction; return the versions applied."""
@@ -233,6 +257,8 @@ def migrate(conn: sqlite3.Connection) -> list[int]:
                 continue
             for statement in _statements(script):
                 conn.execute(statement)
+            if version in _FILLS:
+                _FILLS[version](conn)
             conn.execute(
                 "INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)",
                 (version, datetime.now(UTC).isoformat()),

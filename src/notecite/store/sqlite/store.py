@@ -16,9 +16,18 @@ import numpy.typing as npt
 
 from notecite.embed.base import Vectors
 from notecite.errors import StoreError, VaultError
+from notecite.filters import Condition
+from notecite.filters.model import NEGATED, positive
 from notecite.store.base import NoteState, StoredChunk
 from notecite.store.rows import STORED_CHUNK_COLUMNS, failure_note, stored_chunk
 from notecite.store.sqlite.connection import SQLiteConnection
+from notecite.store.sqlite.frontmatter import (
+    chunk_fields,
+    chunks_meeting,
+    conditions_sql,
+    facet_counts,
+    write_fields,
+)
 from notecite.store.sqlite.lock import index_locks, lock_dir
 from notecite.store.sqlite.vector_log import (
     RELOAD_SHARE,
@@ -75,6 +84,7 @@ def _restricts(flt: SearchFilter) -> bool:
         or (flt.folders and "" not in flt.folders)
         or flt.since is not None
         or flt.until is not None
+        or flt.frontmatter
     )
 
 
@@ -99,6 +109,10 @@ def _filter_sql(flt: SearchFilter) -> tuple[list[str], list[object]]:
     if flt.until is not None:
         sql.append("AND n.note_ts <= ?")
         params.append(flt.until.timestamp())
+    if flt.frontmatter:
+        fm_sql, fm_params = conditions_sql(flt.frontmatter)
+        sql.extend(fm_sql)
+        params.extend(fm_params)
     return sql, params
 
 
@@ -115,6 +129,41 @@ def _lexical_sql(
         "ORDER BY score DESC, f.rowid LIMIT ?",
     ]
     return " ".join(sql), [tenant_id, match, *where_params, limit]
+
+
+# Words of a chunk's text, as str.split() counts them (runs of spaces collapsed; a line
+# break is not counted, so long texts are never over-counted): a chunk of more than 80 words
+# always has two sentence windows or more (chunking.sentences cuts at 80).
+_COLLAPSED = (
+    "replace(replace(replace(replace(trim(c.text), '    ', ' '), '  ', ' '), '  ', ' '), '  ', ' ')"
+)
+_WORDS = f"length({_COLLAPSED}) - length(replace({_COLLAPSED}, ' ', '')) + 1"
+
+
+def _vector_gaps(conn: sqlite3.Connection, vault_id: int) -> tuple[int, int, int]:
+    """Chunks of the vault without a vector of the index's model, chunks of more than 80
+    words that list no sentence window, and listed windows without a vector."""
+    row = conn.execute("SELECT value FROM meta WHERE key = 'embed_model'").fetchone()
+    if row is None:
+        return 0, 0, 0
+    model = row[0]
+    missing = conn.execute(
+        "SELECT count(*) FROM chunks c WHERE c.vault_id = ? AND NOT EXISTS "
+        "(SELECT 1 FROM embeddings e WHERE e.model_id = ? AND e.content_hash = c.content_hash)",
+        (vault_id, model),
+    ).fetchone()[0]
+    unsplit = conn.execute(
+        f"SELECT count(*) FROM chunks c WHERE c.vault_id = ? AND c.sentence_hashes = '[]' "
+        f"AND {_WORDS} > 80",
+        (vault_id,),
+    ).fetchone()[0]
+    missing_sentences = conn.execute(
+        "SELECT count(*) FROM chunks c, json_each(c.sentence_hashes) j WHERE c.vault_id = ? "
+        "AND NOT EXISTS (SELECT 1 FROM sentence_embeddings s WHERE s.model_id = ? "
+        "AND s.content_hash = j.value)",
+        (vault_id, model),
+    ).fetchone()[0]
+    return int(missing), int(unsplit), int(missing_sentences)
 
 
 def _now() -> str:
@@ -142,6 +191,9 @@ class SQLiteStore:
         self._matrix_key: tuple[str, str] | None = None
         self._log_seq = 0  # the vector_log entry the matrix has seen
         self._waiting: dict[tuple[int, str], tuple[str, frozenset[str]]] = {}
+        self._fm_masks: dict[
+            tuple[tuple[str, str], str, tuple[Condition, ...]], npt.NDArray[np.bool_]
+        ] = {}
 
     # -- connection -------------------------------------------------------------------------
 
@@ -360,6 +412,7 @@ class SQLiteStore:
                 _now(),
             ),
         ).fetchone()
+        write_fields(conn, int(row[0]), note.frontmatter)
         return int(row[0])
 
     def record_failure(
@@ -553,7 +606,55 @@ class SQLiteStore:
         limit: int,
         sentence_weight: float = 0.0,
     ) -> list[ChunkHit]:
-        return self._vector_matrix(model_id).search(query, flt, limit, sentence_weight)
+        live = self._vector_matrix(model_id)
+        allowed = self._frontmatter_mask(model_id, live.base, flt)
+        delta = live.delta
+        delta_allowed = (
+            self._frontmatter_mask(model_id, delta, flt, "delta") if delta is not None else None
+        )
+        return live.search(query, flt, limit, sentence_weight, allowed, delta_allowed)
+
+    def _frontmatter_mask(
+        self, model_id: str, matrix: VectorMatrix, flt: SearchFilter, layer: str = "base"
+    ) -> npt.NDArray[np.bool_] | None:
+        """The rows of ``matrix`` whose note meets ``flt.frontmatter`` (None without
+        conditions), kept per matrix. Each condition is looked up in its positive form
+        (``status=draft`` for ``status!=draft``) and negated on the mask, so a broad
+        negation costs what a selective lookup does."""
+        if not flt.frontmatter:
+            return None
+        key = (self._matrix_key or (model_id, ""), layer, flt.frontmatter)
+        cached = self._fm_masks.get(key)
+        if cached is not None:
+            return cached
+        mask = np.ones(len(matrix), dtype=np.bool_)
+        with self.db.read() as conn:
+            for cond in flt.frontmatter:
+                try:
+                    rowids = chunks_meeting(conn, self.tenant_id, positive(cond))
+                except sqlite3.Error as exc:
+                    raise StoreError(f"frontmatter filter failed: {exc}") from exc
+                rows = matrix.rows_of(np.asarray(rowids, dtype=np.int64))
+                mask &= ~rows if cond.op in NEGATED else rows
+        if len(self._fm_masks) >= 64:
+            self._fm_masks.clear()
+        self._fm_masks[key] = mask
+        return mask
+
+    def frontmatter_facets(
+        self, vault_ids: Sequence[int], keys: Sequence[str]
+    ) -> dict[str, dict[str, int]]:
+        """For each key (lower case): value -> notes with it, in the vaults (all when empty)."""
+        wanted = [k.strip().lower() for k in keys]
+        with self.db.read() as conn:
+            return facet_counts(conn, self.tenant_id, vault_ids, wanted)
+
+    def chunk_fields(
+        self, rowids: Sequence[int], keys: Sequence[str]
+    ) -> dict[int, dict[str, list[str]]]:
+        """Chunk rowid -> key -> the text values (lower case) its note holds."""
+        with self.db.read() as conn:
+            return chunk_fields(conn, self.tenant_id, rowids, [k.strip().lower() for k in keys])
 
     def vector_scores(
         self, model_id: str, query: Vectors, rowids: Sequence[int], sentence_weight: float = 0.0
@@ -672,6 +773,7 @@ class SQLiteStore:
                     "ORDER BY rel_path",
                     (vault.id,),
                 ).fetchall()
+                gaps = _vector_gaps(conn, vault.id) if chunks else (0, 0, 0)
                 result.append(
                     VaultStatus(
                         name=vault.name,
@@ -679,6 +781,9 @@ class SQLiteStore:
                         notes=notes,
                         chunks=chunks,
                         failed=tuple(FailedFile(r[0], r[1]) for r in failed),
+                        missing_vectors=gaps[0],
+                        unsplit_chunks=gaps[1],
+                        missing_sentence_vectors=gaps[2],
                     )
                 )
         return result

@@ -240,21 +240,30 @@ class VectorMatrix:
             mask = date_mask if mask is None else mask & date_mask
         return mask
 
+    def rows_of(self, rowids: npt.NDArray[np.int64]) -> npt.NDArray[np.bool_]:
+        """Rows whose chunk rowid is in ``rowids`` (any order; the matrix's are ascending)."""
+        mask = np.zeros(len(self), dtype=np.bool_)
+        if len(rowids) and len(self):
+            pos = np.clip(np.searchsorted(self.rowids, rowids), 0, len(self) - 1)
+            mask[pos[self.rowids[pos] == rowids]] = True
+        return mask
+
     def search(
         self,
         query: Vectors,
         flt: SearchFilter,
         limit: int,
         sentence_weight: float = 0.0,
-        alive: npt.NDArray[np.bool_] | None = None,
+        allowed: npt.NDArray[np.bool_] | None = None,
     ) -> list[ChunkHit]:
         """Top ``limit`` rows by dense score (cosine similarity, mixed with the best sentence
-        by ``sentence_weight``) among those the filter (and ``alive``) lets through."""
+        by ``sentence_weight``) among those the filter lets through (and ``allowed``, when
+        given: a mask of the rows the frontmatter filter leaves)."""
         if not len(self) or limit <= 0:
             return []
         mask = self.mask(flt)
-        if alive is not None:
-            mask = alive if mask is None else mask & alive
+        if allowed is not None:
+            mask = allowed if mask is None else mask & allowed
         if mask is None:
             rows = np.arange(len(self))
             scores = self.matrix @ query
@@ -352,13 +361,23 @@ class LiveMatrix:
         return LiveMatrix(self.base, dead, delta, alive)
 
     def search(
-        self, query: Vectors, flt: SearchFilter, limit: int, sentence_weight: float = 0.0
+        self,
+        query: Vectors,
+        flt: SearchFilter,
+        limit: int,
+        sentence_weight: float = 0.0,
+        allowed: npt.NDArray[np.bool_] | None = None,
+        delta_allowed: npt.NDArray[np.bool_] | None = None,
     ) -> list[ChunkHit]:
-        """As :meth:`VectorMatrix.search`, over the base's live rows and the delta."""
-        hits = self.base.search(query, flt, limit, sentence_weight, self._alive)
+        """As :meth:`VectorMatrix.search`, over the base's live rows and the delta
+        (``allowed`` / ``delta_allowed``: masks over the base's and the delta's rows)."""
+        mask = self._alive
+        if allowed is not None:
+            mask = allowed if mask is None else mask & allowed
+        hits = self.base.search(query, flt, limit, sentence_weight, mask)
         if self.delta is None or not len(self.delta):
             return hits
-        hits = hits + self.delta.search(query, flt, limit, sentence_weight)
+        hits = hits + self.delta.search(query, flt, limit, sentence_weight, delta_allowed)
         hits.sort(key=lambda h: -(h.dense if h.dense is not None else h.score))
         return hits[:limit]
 

@@ -39,9 +39,50 @@ const notecite = (() => {
     return new ApiError(response.status, type, message);
   }
 
+  // -- the server going away: one banner instead of "Failed to fetch" ------------------------
+  const DOWN_MESSAGE = "The notecite server is not answering. Start it again with `notecite serve`; "
+    + "this page reconnects by itself.";
+  let downTimer = null;
+
+  function serverDown() {
+    const banner = document.getElementById("server-down");
+    if (banner) banner.hidden = false;
+    document.body.dataset.server = "down";
+    if (downTimer === null) downTimer = setInterval(probe, 2000);
+    return new ApiError(0, "server_down", DOWN_MESSAGE);
+  }
+
+  function serverUp() {
+    if (document.body.dataset.server !== "down") return;
+    document.body.dataset.server = "up";
+    const banner = document.getElementById("server-down");
+    if (banner) banner.hidden = true;
+    clearInterval(downTimer);
+    downTimer = null;
+  }
+
+  async function probe() {
+    try {
+      if ((await fetch("/health", { cache: "no-store" })).ok) serverUp();
+    } catch (_) { /* still down */ }
+  }
+
+  /** fetch(), with a network failure (server stopped) turned into the banner and an ApiError;
+      an abort (the user pressed Stop) is passed on as it is. */
+  async function request(path, init) {
+    try {
+      const response = await fetch(path, init);
+      serverUp();
+      return response;
+    } catch (error) {
+      if (error && error.name === "AbortError") throw error;
+      throw serverDown();
+    }
+  }
+
   /** Call the API; the parsed JSON body (null for 204), or an ApiError. */
   async function api(method, path, body) {
-    const response = await fetch(path, {
+    const response = await request(path, {
       method,
       headers: headers(body !== undefined),
       body: body === undefined ? undefined : JSON.stringify(body),
@@ -54,27 +95,36 @@ const notecite = (() => {
 
   /** GET a file as a Blob. */
   async function blob(path) {
-    const response = await fetch(path, { headers: headers(false) });
+    const response = await request(path, { headers: headers(false) });
     if (!response.ok) throw await failure(response);
     return response.blob();
   }
 
   /**
    * POST a streamed chat message: onToken(text) for each token event; resolves with the
-   * final event's response, rejects with an ApiError for an error event or status.
+   * final event's response, rejects with an ApiError for an error event or status. Aborting
+   * ``signal`` (Stop) drops the connection: the server cancels the turn and stores it so.
    */
-  async function streamChat(body, onToken) {
-    const response = await fetch("/chat", {
+  async function streamChat(body, onToken, signal) {
+    const response = await request("/chat", {
       method: "POST",
       headers: headers(true),
       body: JSON.stringify({ ...body, stream: true }),
+      signal,
     });
     if (!response.ok) throw await failure(response);
     const reader = response.body.getReader();
     const decoder = new TextDecoder();
     let buffer = "";
     for (;;) {
-      const { value, done } = await reader.read();
+      let chunk;
+      try {
+        chunk = await reader.read();
+      } catch (error) {
+        if (error && error.name === "AbortError") throw error;
+        throw serverDown();
+      }
+      const { value, done } = chunk;
       if (done) break;
       buffer += decoder.decode(value, { stream: true });
       let cut;

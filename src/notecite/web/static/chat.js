@@ -10,17 +10,32 @@
     no_relevant_context: "nothing in your notes matched the question well enough",
     insufficient_information: "the notes found do not answer it",
     ambiguous_question: "the question is ambiguous",
+    no_matching_notes: "no note matches the picked types, tags or filters",
   };
 
   const $ = (id) => document.getElementById(id);
-  const state = { session: null, sending: false, scope: loadScope() };
+
+  /** An event handler that shows its failure (the server down, a 4xx) instead of leaving an
+      unhandled rejection. */
+  const guarded = (fn) => async (...args) => {
+    try {
+      await fn(...args);
+    } catch (error) {
+      toast(error.message);
+    }
+  };
+  const state = {
+    session: null, sending: false, renaming: null, controller: null, scope: loadScope(),
+    notes: "unknown",  // "none" (no vault), "unindexed" (nothing indexed), "ready"
+  };
 
   function loadScope() {
     try {
       const saved = JSON.parse(localStorage.getItem(SCOPE_STORE) || "{}");
-      return { vaults: saved.vaults || [], folders: saved.folders || [], detail: saved.detail || "normal" };
+      return { vaults: saved.vaults || [], folders: saved.folders || [], detail: saved.detail || "normal",
+        tags: saved.tags || [], types: saved.types || [] };
     } catch (_) {
-      return { vaults: [], folders: [], detail: "normal" };
+      return { vaults: [], folders: [], detail: "normal", tags: [], types: [] };
     }
   }
 
@@ -30,8 +45,18 @@
 
   // -- sessions ------------------------------------------------------------------------
 
+  // The list is re-rendered after every answer, switch and rename. Two rules keep it from
+  // changing under the user: a reply older than the last one drawn is dropped, and nothing is
+  // redrawn while a title is being edited (the redraw waits until the edit ends).
+  let listRequests = 0;
+  let listDrawn = 0;
+
   async function refreshSessions() {
+    const asked = ++listRequests;
     const { sessions } = await api("GET", "/sessions");
+    if (asked < listDrawn) return sessions;
+    if (state.renaming) return sessions; // the edit's end redraws
+    listDrawn = asked;
     const list = $("session-list");
     list.replaceChildren(...sessions.map(sessionItem));
     if (!sessions.length) list.append(el("li", { class: "muted" }, "no sessions yet"));
@@ -42,7 +67,7 @@
     const current = state.session && state.session.id === session.id;
     const title = el("button", {
       type: "button", class: "session-title", title: session.title,
-      onclick: () => openSession(session.id),
+      onclick: guarded(() => openSession(session.id)),
     }, session.title);
     const rename = el("button", {
       type: "button", class: "icon", title: "rename", "aria-label": "rename " + session.title,
@@ -50,7 +75,7 @@
     }, "✎");
     const remove = el("button", {
       type: "button", class: "icon", title: "delete", "aria-label": "delete " + session.title,
-      onclick: () => deleteSession(session),
+      onclick: guarded(() => deleteSession(session)),
     }, "×");
     const item = el("li", {
       class: current ? "session current" : "session",
@@ -62,7 +87,10 @@
 
   function startRename(item, session) {
     const input = el("input", { type: "text", class: "rename", value: session.title, "aria-label": "new title" });
+    let finished = false;
     const finish = async (save) => {
+      if (finished) return;
+      finished = true;
       const title = input.value.trim();
       if (save && title && title !== session.title) {
         try {
@@ -72,6 +100,7 @@
           toast(error.message);
         }
       }
+      state.renaming = null;
       await refreshSessions();
     };
     input.addEventListener("keydown", (event) => {
@@ -79,6 +108,7 @@
       else if (event.key === "Escape") finish(false);
     });
     input.addEventListener("blur", () => finish(true), { once: true });
+    state.renaming = session.id;
     item.replaceChildren(input);
     input.focus();
     input.select();
@@ -96,9 +126,18 @@
     }
   }
 
+  // "+ New" on an empty chat stays there, and an empty "New chat" already in the list is
+  // reused: empty sessions do not pile up.
   async function newSession() {
-    const session = await api("POST", "/sessions", {});
-    await openSession(session.id);
+    if (state.session && !state.session.messages.length) {
+      $("message").focus();
+      document.body.classList.remove("sidebar-open");
+      return;
+    }
+    const { sessions } = await api("GET", "/sessions");
+    const empty = sessions.find((s) => !s.messageCount && s.title === DEFAULT_TITLE);
+    await openSession(empty ? empty.id : (await api("POST", "/sessions", {})).id);
+    $("message").focus();
   }
 
   async function openSession(id) {
@@ -119,6 +158,7 @@
       if (message.role === "user") list.append(userMessage(message.content));
       else list.append(answerMessage(storedAnswer(message)));
     }
+    markLastAnswer();
     if (!detail.messages.length) list.append(emptyHint());
     list.scrollTop = list.scrollHeight;
     await refreshSessions();
@@ -135,8 +175,21 @@
   }
 
   function emptyHint() {
+    if (state.notes === "none" || state.notes === "unindexed") return emptyState();
     return el("li", { class: "hint muted" }, "Ask something about your notes. Citations like ",
       el("span", { class: "chip" }, "N1"), " open the source.");
+  }
+
+  /** No vault, or nothing indexed: say so (and where to fix it) instead of answering
+      "nothing relevant" as if the notes had been searched. */
+  function emptyState() {
+    const none = state.notes === "none";
+    return el("li", { class: "hint empty-state", id: "empty-state", dataset: { state: state.notes } },
+      el("h2", {}, none ? "No vaults yet" : "Nothing indexed yet"),
+      el("p", {}, none
+        ? "Add a folder of notes and index it; then ask away."
+        : "Your vaults have no indexed notes yet. Index them, then ask away."),
+      el("a", { class: "button", href: "/indexing" }, none ? "Add a vault" : "Open the Index page"));
   }
 
   // -- settings ------------------------------------------------------------------------
@@ -195,11 +248,13 @@
 
   async function loadVaults() {
     const { vaults } = await api("GET", "/vaults");
+    state.notes = !vaults.length ? "none" : vaults.some((v) => v.chunks > 0) ? "ready" : "unindexed";
     const names = vaults.map((v) => v.name);
     state.scope.vaults = state.scope.vaults.filter((v) => names.includes(v));
     const picker = $("vault-picker");
     if (!vaults.length) {
-      picker.replaceChildren(el("span", { class: "muted" }, "no vault yet: add one with notecite vault add"));
+      picker.replaceChildren(el("span", { class: "muted" }, "no vault yet: ",
+        el("a", { href: "/indexing" }, "add one")));
       return;
     }
     picker.replaceChildren(...vaults.map((v) => checkbox("vault", v.name, `${v.name} (${v.notes})`,
@@ -221,6 +276,7 @@
     }
     state.scope.folders = state.scope.folders.filter((f) => labels.includes(f));
     saveScope();
+    await loadFacets(names);
     const picker = $("folder-picker");
     if (!labels.length) {
       picker.replaceChildren(el("span", { class: "muted" }, "all folders"));
@@ -228,6 +284,48 @@
     }
     picker.replaceChildren(...labels.map((label) => checkbox("folder", label, label,
       state.scope.folders.includes(label), (on) => { toggle(state.scope.folders, label, on); saveScope(); })));
+  }
+
+  // Types and tags the searched vaults' notes hold (GET /vaults/{name}/frontmatter), most
+  // common first; picked ones become the frontmatter filters of every message.
+  const MAX_FACETS = 40;
+
+  async function loadFacets(names) {
+    const found = { type: [], tags: [] };
+    for (const name of names) {
+      const { values } = await api("GET", `/vaults/${encodeURIComponent(name)}/frontmatter?keys=type,tags`);
+      for (const key of Object.keys(found)) {
+        for (const value of Object.keys(values[key] || {})) {
+          // a value with a double quote cannot be written in a filter's quotes
+          if (!value.includes('"') && !found[key].includes(value)) found[key].push(value);
+        }
+      }
+    }
+    found.type = found.type.slice(0, MAX_FACETS);
+    found.tags = found.tags.slice(0, MAX_FACETS);
+    state.scope.types = state.scope.types.filter((t) => found.type.includes(t));
+    state.scope.tags = state.scope.tags.filter((t) => found.tags.includes(t));
+    saveScope();
+    const picker = $("facet-picker");
+    const boxes = [
+      ...found.type.map((t) => checkbox("type", t, `type: ${t}`, state.scope.types.includes(t),
+        (on) => { toggle(state.scope.types, t, on); saveScope(); })),
+      ...found.tags.map((t) => checkbox("tag", t, `#${t}`, state.scope.tags.includes(t),
+        (on) => { toggle(state.scope.tags, t, on); saveScope(); })),
+    ];
+    if (!boxes.length) {
+      picker.replaceChildren(el("span", { class: "muted" }, "any type or tag"));
+      return;
+    }
+    picker.replaceChildren(...boxes);
+  }
+
+  function scopeFilters() {
+    const list = (values) => `[${values.map((v) => `"${v}"`).join(", ")}]`;
+    const filters = [];
+    if (state.scope.types.length) filters.push(`type in ${list(state.scope.types)}`);
+    if (state.scope.tags.length) filters.push(`tags in ${list(state.scope.tags)}`);
+    return filters;
   }
 
   function checkbox(kind, value, label, checked, onchange) {
@@ -245,7 +343,57 @@
   // -- messages ------------------------------------------------------------------------
 
   function userMessage(text) {
-    return el("li", { class: "message user" }, el("div", { class: "bubble" }, text));
+    const edit = el("button", { type: "button", class: "edit", title: "edit and send again",
+      onclick: () => editMessage(text) }, "Edit");
+    return el("li", { class: "message user", dataset: { text } },
+      el("div", { class: "bubble" }, text), el("div", { class: "actions" }, edit));
+  }
+
+  function editMessage(text) {
+    const box = $("message");
+    box.value = text;
+    box.focus();
+    box.setSelectionRange(text.length, text.length);
+  }
+
+  function answerActions(item, text) {
+    const copy = el("button", { type: "button", class: "copy", title: "copy the answer" }, "Copy");
+    copy.addEventListener("click", async () => {
+      await copyText(text);
+      copy.textContent = "Copied";
+      setTimeout(() => { copy.textContent = "Copy"; }, 1500);
+    });
+    const again = el("button", { type: "button", class: "regenerate", title: "ask the last question again",
+      onclick: guarded(regenerate) }, "Regenerate");
+    return el("div", { class: "actions" }, copy, again);
+  }
+
+  async function copyText(text) {
+    try {
+      await navigator.clipboard.writeText(text);
+    } catch (_) {  // no clipboard permission (e.g. plain http): the old way
+      const area = el("textarea", { class: "offscreen" });
+      area.value = text;
+      document.body.append(area);
+      area.select();
+      document.execCommand("copy");
+      area.remove();
+    }
+  }
+
+  /** Only the last answer offers Regenerate. */
+  function markLastAnswer() {
+    const answers = $("messages").querySelectorAll(".message.assistant");
+    answers.forEach((a, i) => {
+      const button = a.querySelector("button.regenerate");
+      if (button) button.hidden = i !== answers.length - 1;
+    });
+  }
+
+  async function regenerate() {
+    const asked = $("messages").querySelectorAll(".message.user");
+    if (!asked.length || state.sending) return;
+    await send(asked[asked.length - 1].dataset.text);
   }
 
   function answerMessage(response) {
@@ -281,6 +429,11 @@
     if (meta.retrieval && meta.retrieval.strategy !== "none") facts.push(`${meta.retrieval.k} chunks, ${meta.retrieval.strategy}`);
     if (facts.length) parts.push(el("div", { class: "meta muted" }, facts.join(" · ")));
     if (response.debug) parts.push(debugDrawer(response.debug));
+    if (meta.cancelled) {
+      item.classList.add("cancelled");
+      parts.push(el("div", { class: "stopped" }, "Stopped."));
+    }
+    parts.push(answerActions(item, response.answer));
     item.replaceChildren(...parts);
   }
 
@@ -311,7 +464,7 @@
     $("source-section").textContent = sectionName(citation.section) || "—";
     $("source-date").textContent = citation.createdAt ? citation.createdAt.slice(0, 10) : "—";
     $("source-score").textContent = citation.score.toFixed(3);
-    $("source-snippet").textContent = citation.snippet;
+    markdown.fill($("source-snippet"), citation.snippet, { note: { vault, path } });
     $("source-open").href = noteUri(vault, path, citation.section || "");
     $("source-panel").hidden = false;
     document.body.classList.add("source-open");
@@ -341,23 +494,31 @@
         el("h4", {}, "Folder selection"),
         el("p", { class: "folders" }, `method: ${fs.method || "all"}; selected: ${(fs.selected || []).join(", ") || "all"}; `
           + `available: ${(fs.available || []).length}`),
+        el("p", { class: "filters" }, `filters: ${(debug.filters || []).join(" and ") || "none"}`),
         el("h4", {}, `Candidates (strategy ${debug.strategy || "?"}, k ${debug.k})`),
         el("div", { class: "table-wrap" }, el("table", { class: "table candidates" },
           el("thead", {}, el("tr", {}, ["rank", "chunk", "vector", "lexical", "final", ""].map((h) => el("th", {}, h)))),
           el("tbody", {}, rows)))));
   }
 
-  async function send() {
-    const text = $("message").value.trim();
+  async function send(again) {
+    const text = (typeof again === "string" ? again : $("message").value).trim();
     if (!text || state.sending) return;
+    if (state.notes === "none" || state.notes === "unindexed") {
+      toast(state.notes === "none" ? "No vaults yet: add one on the Index page."
+        : "Nothing is indexed yet: index a vault on the Index page.");
+      return;
+    }
     if (!state.session) await openSession(null);
     state.sending = true;
-    $("send").disabled = true;
-    $("message").value = "";
+    state.controller = new AbortController();
+    $("send").hidden = true;
+    $("stop").hidden = false;
+    if (typeof again !== "string") $("message").value = "";
     if (!state.session.messages.length && state.session.title === DEFAULT_TITLE) {
       // a session started with "+ New" is named after its first question, as the API does
       // for a session started by a message
-      const title = text.split("\n")[0].slice(0, 60).trim();
+      const title = shortTitle(text);
       if (title) {
         try {
           state.session = { ...state.session, ...(await api("PATCH", `/sessions/${state.session.id}`, { title })) };
@@ -382,6 +543,7 @@
         sessionId: state.session.id,
         vaults: state.scope.vaults,
         folders: state.scope.folders,
+        filters: scopeFilters(),
         detail: state.scope.detail,
         debug: true,
       }, (piece) => {
@@ -389,36 +551,64 @@
         item.dataset.tokens = String(Number(item.dataset.tokens || 0) + 1);
         markdown.fill(live, written);
         list.scrollTop = list.scrollHeight;
-      });
+      }, state.controller.signal);
       item.classList.remove("streaming");
       fillAnswer(item, response);
     } catch (error) {
       item.classList.remove("streaming");
-      item.replaceChildren(el("div", { class: "error", role: "alert" }, error.message));
+      if (error.name === "AbortError") {  // Stop: the server cancels the turn and stores it so
+        fillAnswer(item, { answer: written, citations: [], meta: { cancelled: true } });
+      } else {
+        item.replaceChildren(el("div", { class: "error", role: "alert" }, error.message));
+      }
     } finally {
       state.sending = false;
-      $("send").disabled = false;
+      state.controller = null;
+      $("send").hidden = false;
+      $("stop").hidden = true;
+      markLastAnswer();
       list.scrollTop = list.scrollHeight;
-      const detail = await api("GET", `/sessions/${state.session.id}`);
-      $("session-title").textContent = detail.title;
-      await refreshSessions();
+      try {
+        const detail = await api("GET", `/sessions/${state.session.id}`);
+        state.session = detail;
+        $("session-title").textContent = detail.title;
+        await refreshSessions();
+      } catch (error) {
+        toast(error.message);
+      }
     }
+  }
+
+  /** A title from the first question: one line, cut at a word, with an ellipsis. */
+  function shortTitle(text) {
+    const line = text.split("\n")[0].replace(/\s+/g, " ").trim();
+    if (line.length <= 60) return line;
+    let cut = line.slice(0, 59);
+    if (cut.lastIndexOf(" ") > 20) cut = cut.slice(0, cut.lastIndexOf(" "));
+    return cut.replace(/[ ,;:.-]+$/, "") + "\u2026";
   }
 
   async function start() {
     wireSettings();
     $("detail").value = state.scope.detail;
     $("detail").addEventListener("change", (e) => { state.scope.detail = e.target.value; saveScope(); });
-    $("composer").addEventListener("submit", (event) => { event.preventDefault(); send(); });
+    const sendNow = guarded(send);
+    $("composer").addEventListener("submit", (event) => { event.preventDefault(); sendNow(); });
     $("message").addEventListener("keydown", (event) => {
       if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
         event.preventDefault();
-        send();
+        sendNow();
       }
     });
-    $("new-session").addEventListener("click", newSession);
+    $("new-session").addEventListener("click", guarded(newSession));
+    $("stop").addEventListener("click", () => { if (state.controller) state.controller.abort(); });
+    $("close-sidebar").addEventListener("click", () => document.body.classList.remove("sidebar-open"));
     $("source-close").addEventListener("click", closeSource);
-    document.addEventListener("keydown", (event) => { if (event.key === "Escape") closeSource(); });
+    document.addEventListener("keydown", (event) => {
+      if (event.key !== "Escape") return;
+      closeSource();
+      document.body.classList.remove("sidebar-open");
+    });
     $("toggle-sidebar").addEventListener("click", () => document.body.classList.toggle("sidebar-open"));
     try {
       await loadVaults();

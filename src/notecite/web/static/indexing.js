@@ -11,7 +11,7 @@
       el("p", { class: "progress-text muted" }));
     const button = el("button", { type: "button", class: "reindex" }, "Re-index");
     const node = el("section", { class: "card vault", dataset: { vault: vault.name } },
-      el("h2", {}, vault.name),
+      el("h2", {}, vault.name, " ", el("span", { class: "badge indexing", hidden: true }, "indexing")),
       el("p", { class: "muted path" }, vault.path),
       el("dl", { class: "counts" },
         el("dt", {}, "notes"), el("dd", { class: "notes" }, String(vault.notes)),
@@ -51,6 +51,8 @@
       text.textContent = "failed: " + (job.error ? job.error.message : "unknown error");
     }
     progress.dataset.state = job.state;
+    const badge = progress.closest(".card")?.querySelector(".badge.indexing");
+    if (badge) badge.hidden = job.state !== "running";
   }
 
   async function reindex(name, node, button, progress) {
@@ -77,11 +79,37 @@
     }
   }
 
+  /** Add the folder as a vault, then index it with live progress in its new card. */
+  async function addVault(event) {
+    event.preventDefault();
+    const name = document.getElementById("vault-name").value.trim();
+    const path = document.getElementById("vault-path").value.trim();
+    const error = document.getElementById("add-vault-error");
+    const button = document.getElementById("add-vault-button");
+    error.hidden = true;
+    button.disabled = true;
+    try {
+      const vault = await api("POST", "/vaults", { name, path });
+      const cards = document.getElementById("vault-cards");
+      cards.querySelector(".empty")?.remove();
+      const node = card({ ...vault, notes: 0, chunks: 0, failed: [] });
+      cards.prepend(node);
+      document.getElementById("add-vault").reset();
+      await reindex(vault.name, node, node.querySelector("button.reindex"), node.querySelector(".progress"));
+    } catch (failure) {
+      error.textContent = failure.message;
+      error.hidden = false;
+    } finally {
+      button.disabled = false;
+    }
+  }
+
   async function load() {
+    document.getElementById("add-vault").addEventListener("submit", addVault);
     const { vaults } = await api("GET", "/vaults");
     const cards = document.getElementById("vault-cards");
     cards.replaceChildren(...(vaults.length ? vaults.map(card)
-      : [el("p", { class: "muted" }, "No vault yet: add one with notecite vault add NAME PATH.")]));
+      : [el("p", { class: "muted empty" }, "No vault yet: add a folder of notes above.")]));
     for (const vault of vaults) {
       const job = await api("GET", `/vaults/${encodeURIComponent(vault.name)}/index`);
       if (job.state !== "idle") {

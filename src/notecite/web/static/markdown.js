@@ -6,7 +6,12 @@
    keep only http(s), mailto and relative targets, decided on the URL as the browser parses it.
    DOMPurify (vendor/dompurify, pinned) then keeps only the elements and attributes of the
    allow-list below, and prefixes every id with "user-content-" so that a note's heading can
-   never take the id of one of the page's own elements. */
+   never take the id of one of the page's own elements.
+
+   A note rendered with options.note ({vault, path}) has its relative links and images resolved
+   against it, inside its vault: images load from the vault-bounded /notes route, links to other
+   notes open their /view page; a target that would leave the vault is shown as text. Without a
+   note (a chat answer), a relative target has nothing to resolve against and is text too. */
 "use strict";
 
 const markdown = (() => {
@@ -18,10 +23,14 @@ const markdown = (() => {
   const ALLOWED_TAGS = [
     "p", "br", "hr", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "li", "blockquote",
     "pre", "code", "em", "strong", "del", "a", "span", "button",
-    "table", "thead", "tbody", "tr", "th", "td",
+    "table", "thead", "tbody", "tr", "th", "td", "img",
   ];
   const ALLOWED_ATTR = ["href", "title", "class", "id", "type", "start", "align", "data-cid",
-    "target", "rel"];
+    "target", "rel", "src", "alt"];
+  const IMAGE_FILE = /\.(png|jpe?g|gif|webp|avif|bmp)$/i;
+  const NOTE_FILES = "/notes/";  // the only place an image may load from
+
+  let note = null;  // the note being rendered, while it is rendered
   // Second line of defence after safeUrl: DOMPurify's own pattern, narrowed to the schemes
   // kept (any other "scheme:" is dropped; relative URLs pass).
   const ALLOWED_URI = /^(?:(?:https?|mailto):|[^a-z]|[a-z+.-]+(?:[^a-z+.\-:]|$))/i;
@@ -50,20 +59,71 @@ const markdown = (() => {
     return SAFE_PROTOCOLS.has(url.protocol) ? String(raw) : null;
   }
 
+  /** Whether a link target is relative (no scheme, not protocol-relative, not an anchor). */
+  function isRelative(raw) {
+    const text = String(raw).trim();
+    return !/^[a-z][a-z0-9+.-]*:/i.test(text) && !text.startsWith("//") && !text.startsWith("#")
+      && !text.startsWith("\\");
+  }
+
+  /** The vault path a relative target of the note names, or null (no note, or it would leave
+      the vault). A leading "/" starts at the vault's root. */
+  function inVault(raw) {
+    if (!note) return null;
+    let target = String(raw).trim().split(/[?#]/)[0];
+    try {
+      target = decodeURIComponent(target);
+    } catch (_) {
+      return null;
+    }
+    if (target.includes("\\") || target.includes("\0")) return null;
+    const parts = target.startsWith("/") ? [] : note.path.split("/").slice(0, -1);
+    for (const part of target.split("/")) {
+      if (!part || part === ".") continue;
+      if (part === "..") {
+        if (!parts.length) return null;
+        parts.pop();
+      } else {
+        parts.push(part);
+      }
+    }
+    return parts.length ? parts.join("/") : null;
+  }
+
+  function encodePath(path) {
+    return path.split("/").map(encodeURIComponent).join("/");
+  }
+
+  function fileUrl(path) {
+    return `${NOTE_FILES}${encodeURIComponent(note.vault)}/${encodePath(path)}`;
+  }
+
+  function viewUrl(path) {
+    return `/view/${encodeURIComponent(note.vault)}/${encodePath(path)}`;
+  }
+
+  function imageHtml(path, alt) {
+    return `<img src="${escapeHtml(fileUrl(path))}" alt="${escapeHtml(alt)}">`;
+  }
+
   const wikilink = {
     name: "wikilink",
     level: "inline",
     start(src) {
-      const at = src.indexOf("[[");
+      const at = src.search(/!?\[\[/);
       return at < 0 ? undefined : at;
     },
     tokenizer(src) {
-      const found = /^\[\[([^[\]|\n]+)(?:\|([^[\]\n]+))?\]\]/.exec(src);
+      const found = /^(!?)\[\[([^[\]|\n]+)(?:\|([^[\]\n]+))?\]\]/.exec(src);
       if (!found) return undefined;
-      const target = found[1].trim();
-      return { type: "wikilink", raw: found[0], target, label: (found[2] || target).trim() };
+      const target = found[2].trim();
+      return { type: "wikilink", raw: found[0], target, label: (found[3] || target).trim(), embed: !!found[1] };
     },
     renderer(token) {
+      if (token.embed && IMAGE_FILE.test(token.target)) {  // Obsidian's ![[picture.png]]
+        const path = inVault(token.target);
+        if (path !== null) return imageHtml(path, token.label);
+      }
       return `<span class="wikilink" title="${escapeHtml(token.target)}">${escapeHtml(token.label)}</span>`;
     },
   };
@@ -95,13 +155,25 @@ const markdown = (() => {
     },
     link({ href, title, tokens }) {
       const label = this.parser.parseInline(tokens);
+      if (isRelative(href)) {
+        const path = inVault(href);
+        if (path === null) return label;
+        const url = IMAGE_FILE.test(path) ? fileUrl(path) : viewUrl(path);
+        return `<a href="${escapeHtml(url)}">${label}</a>`;
+      }
       const url = safeUrl(href);
       if (url === null) return label;
       const tip = title ? ` title="${escapeHtml(title)}"` : "";
       return `<a href="${escapeHtml(url)}"${tip}>${label}</a>`;
     },
     image({ href, text }) {
-      // no images: a note's picture would load from anywhere; it becomes a link to it
+      // a note's own picture loads from its vault (/notes); one from anywhere else would load
+      // from anywhere, so it becomes a link to it
+      if (isRelative(href)) {
+        const path = inVault(href);
+        if (path !== null && IMAGE_FILE.test(path)) return imageHtml(path, text || path);
+        return escapeHtml(text || "");
+      }
       const url = safeUrl(href);
       const label = escapeHtml(text || href);
       return url === null ? label : `<a href="${escapeHtml(url)}">${label}</a>`;
@@ -127,6 +199,9 @@ const markdown = (() => {
       node.setAttribute("rel", "noopener noreferrer");
     }
     if (node.tagName === "BUTTON") node.setAttribute("type", "button");
+    if (node.tagName === "IMG" && !(node.getAttribute("src") || "").startsWith(NOTE_FILES)) {
+      node.removeAttribute("src");
+    }
   });
   const PURIFY = {
     ALLOWED_TAGS,
@@ -138,10 +213,16 @@ const markdown = (() => {
   };
 
   function unsafeHtml(source, options) {
-    return (options.citations ? answers : notes).parse(String(source));
+    note = options.note && options.note.vault && options.note.path ? options.note : null;
+    try {
+      return (options.citations ? answers : notes).parse(String(source));
+    } finally {
+      note = null;
+    }
   }
 
-  /** Markdown text to sanitised HTML; options.citations turns [N1] into chips. */
+  /** Markdown text to sanitised HTML; options.citations turns [N1] into chips, options.note
+      ({vault, path}) resolves relative links and images against that note. */
   function render(source, options = {}) {
     return purifier.sanitize(unsafeHtml(source, options), PURIFY);
   }

@@ -21,7 +21,7 @@
       return;
     }
     const text = await api("GET", url);
-    if (/\.(md|markdown)$/i.test(path)) markdown.fill(body, withoutFrontmatter(text));
+    if (/\.(md|markdown)$/i.test(path)) markdown.fill(body, withoutFrontmatter(text), { note: { vault, path } });
     else body.replaceChildren(el("pre", {}, text));
     const last = (section || "").split(" > ").pop().replace(/^#+\s*/, "").trim();
     if (last) {

@@ -1,0 +1,81 @@
+"""Filters written inside a question, the way Khoj and Obsidian users write them.
+
+``#atlas`` is ``tags^=atlas`` (the tag or any tag under it, ``atlas/launch``); ``type:meeting``
+is ``type=meeting`` (``-type:meeting`` negates it); ``has:due`` and ``-has:due`` test a key;
+``created>=2024-01-01`` compares a date. They are cut out of the question before it is
+embedded and searched, and listed in the debug view.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from notecite.filters.fields import normalise_key, normalise_text
+from notecite.filters.model import Condition, Op
+from notecite.filters.parse import parse_filter
+
+# A tag starts with a letter and follows a space (``C#`` and ``#1`` are not tags).
+_TAG = re.compile(r"(?<!\S)#([^\W\d_][\w/\-]*)")
+_HAS = re.compile(r"(?<!\S)(-|!)?has:([^\W\d][\w.\-]*)")
+# ``key:value``: the key starts with a letter, the value neither with '/' (a URL) nor with a
+# space; trailing punctuation belongs to the sentence.
+_PAIR = re.compile(r"(?<!\S)(-)?([^\W\d_][\w\-]*):(\"[^\"]+\"|[^\s\"/:][^\s]*?)(?=[?.,!;]*(\s|$))")
+_DATE = re.compile(r"(?<!\S)([^\W\d_][\w\-]*)(>=|<=|>|<)(\d{4}-\d{2}-\d{2}(T[\d:]+)?)(?!\S)")
+
+
+@dataclass(frozen=True)
+class InlineFilters:
+    """A question with its inline filters taken out.
+
+    Attributes:
+        question: the question without them (the original when nothing else is left).
+        conditions: the filters found, in the order written.
+    """
+
+    question: str
+    conditions: tuple[Condition, ...] = ()
+
+
+def extract_inline(question: str, known_key: Callable[[str], bool] | None = None) -> InlineFilters:
+    """Cut ``#tag``, ``key:value``, ``has:key`` and ``key>=date`` out of ``question``.
+
+    ``known_key`` (when given) says whether any note has a key: a ``key:value`` pair whose
+    key none has stays in the text ("ratio 3:1", "re:budget" are words, not filters).
+    """
+    found: list[tuple[int, Condition]] = []
+
+    def tag(match: re.Match[str]) -> str:
+        value = normalise_text("tags", match.group(1)).rstrip("/")
+        found.append((match.start(), Condition("tags", Op.PREFIX, (value,), source=match[0])))
+        return " "
+
+    def has(match: re.Match[str]) -> str:
+        op = Op.NOT_HAS if match.group(1) else Op.HAS
+        found.append((match.start(), Condition(normalise_key(match.group(2)), op, source=match[0])))
+        return " "
+
+    def pair(match: re.Match[str]) -> str:
+        key = normalise_key(match.group(2))
+        if known_key is not None and not known_key(key):
+            return match[0]
+        value = normalise_text(key, match.group(3).strip('"'))
+        op = Op.NE if match.group(1) else Op.EQ
+        found.append((match.start(), Condition(key, op, (value,), source=match[0])))
+        return " "
+
+    def date(match: re.Match[str]) -> str:
+        found.extend((match.start(), c) for c in parse_filter(match[0]))
+        return " "
+
+    text = _TAG.sub(tag, question)
+    text = _HAS.sub(has, text)
+    text = _DATE.sub(date, text)
+    text = _PAIR.sub(pair, text)
+    if not found:
+        return InlineFilters(question)
+    cleaned = " ".join(text.split())
+    if not any(c.isalnum() for c in cleaned):
+        cleaned = question
+    return InlineFilters(cleaned, tuple(dict.fromkeys(c for _, c in found)))

@@ -1,0 +1,16 @@
+"""Frontmatter filters on PostgreSQL: the shared filter contract."""
+
+from __future__ import annotations
+
+import pytest
+
+from notecite.store.postgres.store import PostgresStore
+from tests.store.filter_contract import FrontmatterFilterContract, StoreFactory
+
+pytestmark = pytest.mark.postgres
+
+
+class TestPostgresFilters(FrontmatterFilterContract):
+    @pytest.fixture
+    def store_factory(self, pg_url: str) -> StoreFactory:
+        return lambda: PostgresStore(pg_url)
