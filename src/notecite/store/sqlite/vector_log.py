@@ -1,6 +1,6 @@
 """Following the index's writes in the in-memory vector matrix, row by row.
 
-Triggers (migration 7) append to ``vector_log`` every chunk written or removed and every chunk
+Triggers (migration 8) append to ``vector_log`` every chunk written or removed and every chunk
 vector stored. A reader whose matrix has seen the log up to ``seq`` reads what came after,
 loads only the rows of the chunks it names, and patches its :class:`LiveMatrix`; a reload of
 every vector (seconds at 100k chunks) is left for when the changes are many, or when the
