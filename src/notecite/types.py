@@ -151,8 +151,8 @@ class VaultStatus:
         ``sentence_vectors``: whether the index is configured to keep sentence vectors."""
         fix = "run `notecite index --rebuild` (cached vectors are reused)"
         found = []
-        if self.missing_vectors:
-            found.append(f"{self.missing_vectors} chunks have no vector: {fix}")
+        if self.missing_vectors:  # an index run embeds the notes still waiting for vectors
+            found.append(f"{self.missing_vectors} chunks have no vector: run `notecite index`")
         if sentence_vectors and self.unsplit_chunks:
             found.append(f"{self.unsplit_chunks} chunks have no sentence vectors: {fix}")
         if sentence_vectors and self.missing_sentence_vectors:
