@@ -28,7 +28,7 @@ RELEASE = [
 ]
 
 
-def test_the_lines_holding_the_question_terms_are_kept_with_a_neighbour_each_side() -> None:
+def test_the_lines_holding_the_question_terms_are_kept_with_their_neighbours() -> None:
     (chosen,) = select_evidence(
         [block(RELEASE, start=10)], "How do I run the publish workflow?", 200, words
     )
@@ -36,6 +36,7 @@ def test_the_lines_holding_the_question_terms_are_kept_with_a_neighbour_each_sid
         "Coffee is in the kitchen.",
         "Run the publish workflow from the Actions tab.",
         "It tags the version and uploads the package.",
+        "Lunch is at noon.",
     ]
     assert chosen.line_start == 12  # the first kept line's place in the note
 

@@ -5,7 +5,8 @@ not need is waiting time. Given the merged blocks (best first) and the question,
 of a block is scored by the question's content terms it holds, each weighted by the term's
 own weight (names, numbers and code count more) and by how rare it is among the lines of
 the context (a term every line holds tells nothing). The best lines of a block are kept
-with a neighbour on each side (a line often needs the one before it), in note order; a gap
+with the line before and the two after (a line often needs the one before it, and steps or
+details follow the line that names them), in note order; a gap
 between kept windows is shown as ``…``. A block whose lines hold no question term keeps its
 opening lines. Blocks are then filled into the token budget best first, each block's lines
 in score order, and the first block always keeps at least its best window.
@@ -21,7 +22,8 @@ from notecite.generate.context import ContextBlock, TokenCounter
 from notecite.generate.grounding import content_terms, line_terms
 
 GAP = "…"
-NEIGHBOURS = 1  # lines kept on each side of a line that scores
+BEFORE = 1  # lines kept before a line that scores (a line often needs the one before it)
+AFTER = 2  # and after it (steps and details follow the line that names them)
 OPENING_LINES = 3  # lines kept from a block where no line holds a question term
 WINDOWS_PER_BLOCK = 3  # best lines of a block whose windows are kept
 
@@ -70,8 +72,8 @@ def _windows(lines: Sequence[ScoredLine]) -> list[list[int]]:
     for hit in hits[:WINDOWS_PER_BLOCK]:
         if hit.score < best / 2:
             break
-        low = max(0, hit.position - NEIGHBOURS)
-        high = min(len(lines) - 1, hit.position + NEIGHBOURS)
+        low = max(0, hit.position - BEFORE)
+        high = min(len(lines) - 1, hit.position + AFTER)
         windows.append([p for p in range(low, high + 1) if lines[p].text.strip()])
     return windows
 
