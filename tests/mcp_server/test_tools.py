@@ -56,3 +56,21 @@ def test_building_the_server_configures_no_logging() -> None:
     )
     assert ran.returncode == 0, ran.stderr
     assert ran.stdout.strip() == "0"
+
+
+def test_search_and_ask_take_frontmatter_filters(engine: Engine, make_vault: MakeVault) -> None:
+    notes = {
+        "atlas.md": "---\ntags: [atlas]\n---\n# Atlas\n\nThe launch review is on Monday.\n",
+        "zephyr.md": "---\ntags: [zephyr]\n---\n# Zephyr\n\nThe launch review is on Friday.\n",
+    }
+    engine.add_vault("v", make_vault(notes))
+    engine.index()
+    assert {hit.path for hit in search_notes(engine, "launch review").hits} == set(notes)
+    only = search_notes(engine, "launch review", filters=["tags=zephyr"]).hits
+    assert [hit.path for hit in only] == ["zephyr.md"]
+    answer = ask_notes(engine, "When is the launch review?", filters=["tags=atlas"])
+    assert {ref.path for ref in answer.references} <= {"atlas.md"}
+    none = ask_notes(engine, "When is the launch review?", filters=["tags=nothing"])
+    assert none.abstained
+    with pytest.raises(ToolError, match="filter"):
+        search_notes(engine, "launch", filters=["tags in [atlas"])

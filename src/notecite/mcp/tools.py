@@ -53,6 +53,16 @@ Folders = Annotated[
     ),
 ]
 
+Filters = Annotated[
+    list[str] | None,
+    Field(
+        max_length=20,
+        description="Frontmatter filters a note must all meet, e.g. 'tags=atlas', "
+        "'tags in [atlas, launch]', 'tags^=projects/', 'status!=draft', 'has:due', "
+        "'created>=2024-01-01'.",
+    ),
+]
+
 SEARCH = """Find passages in the user's notes (personal knowledge base) that match a query.
 
 Use it to locate notes or to read raw passages; to get an answer, prefer `ask`. Returns hits,
@@ -94,13 +104,14 @@ def search_notes(
     vaults: Sequence[str] = (),
     folders: Sequence[str] = (),
     k: int | None = None,
+    filters: Sequence[str] = (),
 ) -> SearchResults:
     """The ``search`` tool on ``engine``."""
     with tool_errors():
         for name in vaults:
             engine.vault(name)
         require_notes(engine, vaults)
-        results = engine.search(query, vaults=vaults, folders=folders, k=k)
+        results = engine.search(query, vaults=vaults, folders=folders, k=k, filters=filters)
     return SearchResults(hits=[SearchHit.of(r) for r in results])
 
 
@@ -110,11 +121,16 @@ def ask_notes(
     vaults: Sequence[str] = (),
     folders: Sequence[str] = (),
     detail: Detail = "normal",
+    filters: Sequence[str] = (),
 ) -> Answer:
     """The ``ask`` tool on ``engine``."""
     with tool_errors():
         request = AskRequest(
-            question=question, vaults=list(vaults), folders=list(folders), detail=detail
+            question=question,
+            vaults=list(vaults),
+            folders=list(folders),
+            detail=detail,
+            filters=list(filters),
         )
         for name in vaults:
             engine.vault(name)
@@ -168,8 +184,9 @@ def register_tools(server: MCPServer[Any], engine_for: EngineFor) -> None:
         k: Annotated[
             int | None, Field(ge=1, le=MAX_K, description="How many hits (default 8).")
         ] = None,
+        filters: Filters = None,
     ) -> SearchResults:
-        return search_notes(engine_for(ctx), query, vaults or (), folders or (), k)
+        return search_notes(engine_for(ctx), query, vaults or (), folders or (), k, filters or ())
 
     def ask(
         question: Annotated[str, Field(min_length=1, max_length=MAX_QUESTION_CHARS)],
@@ -179,8 +196,11 @@ def register_tools(server: MCPServer[Any], engine_for: EngineFor) -> None:
         detail: Annotated[
             Detail, Field(description="How long an answer: brief, normal or detailed.")
         ] = "normal",
+        filters: Filters = None,
     ) -> Answer:
-        return ask_notes(engine_for(ctx), question, vaults or (), folders or (), detail)
+        return ask_notes(
+            engine_for(ctx), question, vaults or (), folders or (), detail, filters or ()
+        )
 
     def get_note(
         vault: Annotated[str, Field(min_length=1, description="The vault's name.")],
