@@ -42,7 +42,9 @@ async def check_tools_listed(client: Client) -> None:
         "vaults",
         "folders",
         "detail",
+        "filters",
     }
+    assert "filters" in tools["search"].input_schema["properties"]
     assert tools["get_note"].input_schema["required"] == ["vault", "path"]
     assert "abstained" in tools["ask"].output_schema["properties"]
     templates = (await client.list_resource_templates()).resource_templates
