@@ -7,7 +7,7 @@ import sys
 import click
 from rich.console import Console
 
-from notecite.cli.checks import non_empty, require_notes
+from notecite.cli.checks import filter_option, non_empty, require_notes
 from notecite.cli.models_cmd import report_model_loading
 from notecite.cli.state import CliState, pass_state
 from notecite.schemas.ask import AskRequest, AskResponse
@@ -56,15 +56,7 @@ def print_references(response: AskResponse) -> None:
     "(default: ask.auto_rag).",
 )
 @click.option("--multi-query", is_flag=True, default=None, help="Auto-RAG searches rewrites.")
-@click.option(
-    "--filter",
-    "filters",
-    multiple=True,
-    metavar="EXPR",
-    help="Only notes whose frontmatter matches, e.g. 'tags=atlas', 'tags in [a, b]', "
-    "'tags^=projects/', 'status!=draft', 'has:due', 'created>=2024-01-01' (repeatable: all "
-    "must hold). #tag and key:value in the text work too.",
-)
+@filter_option
 @pass_state
 def ask_command(
     state: CliState,

@@ -10,7 +10,7 @@ import click
 
 from notecite.chat.errors import SessionNotFoundError
 from notecite.chat.sessions import Sessions
-from notecite.cli.checks import require_notes
+from notecite.cli.checks import filter_option, require_notes
 from notecite.cli.models_cmd import prepare_llm
 from notecite.cli.state import CliState, pass_state
 from notecite.errors import FilterError, LLMError
@@ -127,16 +127,7 @@ def _answer(
 @click.option("--session", "session_id", help="Resume this session (see: notecite sessions list).")
 @click.option("--vault", "vaults", multiple=True, help="Search only this vault (repeatable).")
 @click.option("--folder", "folders", multiple=True, help="Folder prefix to search (repeatable).")
-@click.option(
-    "--filter",
-    "filters",
-    multiple=True,
-    metavar="EXPR",
-    help="Every message searches only notes whose frontmatter matches, e.g. 'tags=atlas', "
-    "'tags in [a, b]', "
-    "'tags^=projects/', 'status!=draft', 'has:due', 'created>=2024-01-01' (repeatable: all "
-    "must hold). #tag and key:value in the text work too.",
-)
+@filter_option
 @pass_state
 def chat_command(
     state: CliState,

@@ -11,6 +11,14 @@ from notecite.engine import Engine
 from notecite.errors import VaultError
 from notecite.readiness import nothing_to_search
 
+FILTER_HELP = (
+    "Only notes whose frontmatter matches, e.g. 'tags=atlas', 'tags in [a, b]', "
+    "'tags^=projects/', 'status!=draft', 'has:due', 'created>=2024-01-01' (repeatable: all "
+    "must hold). #tag and key:value in the text work too."
+)
+filter_option = click.option("--filter", "filters", multiple=True, metavar="EXPR", help=FILTER_HELP)
+"""The ``--filter`` option of search, ask and chat."""
+
 
 def non_empty(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     """A click callback: the argument must hold more than white space."""

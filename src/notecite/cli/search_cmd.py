@@ -6,7 +6,7 @@ import json
 
 import click
 
-from notecite.cli.checks import non_empty, require_notes
+from notecite.cli.checks import filter_option, non_empty, require_notes
 from notecite.cli.state import CliState, pass_state
 
 
@@ -16,15 +16,7 @@ from notecite.cli.state import CliState, pass_state
 @click.option("--folder", "folders", multiple=True, help="Folder prefix to search (repeatable).")
 @click.option("-k", "k", type=click.IntRange(1, 200), help="How many chunks to show.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-@click.option(
-    "--filter",
-    "filters",
-    multiple=True,
-    metavar="EXPR",
-    help="Only notes whose frontmatter matches, e.g. 'tags=atlas', 'tags in [a, b]', "
-    "'tags^=projects/', 'status!=draft', 'has:due', 'created>=2024-01-01' (repeatable: all "
-    "must hold). #tag and key:value in the text work too.",
-)
+@filter_option
 @pass_state
 def search_command(
     state: CliState,

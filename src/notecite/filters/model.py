@@ -9,6 +9,7 @@ note has matches nothing.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
@@ -77,3 +78,21 @@ def positive(cond: Condition) -> Condition:
     """``cond`` without its negation (``status=draft`` for ``status!=draft``)."""
     op = _POSITIVE.get(cond.op)
     return cond if op is None else replace(cond, op=op)
+
+
+ConditionSql = Callable[[Condition], tuple[str, list[object]]]
+"""A store's rendering of one condition: its SQL clause and parameters."""
+
+
+def conditions_sql(
+    conditions: Iterable[Condition], render: ConditionSql
+) -> tuple[list[str], list[object]]:
+    """The clauses of every condition (all must hold), rendered by ``render``, and their
+    parameters in order."""
+    sql: list[str] = []
+    params: list[object] = []
+    for cond in conditions:
+        clause, values = render(cond)
+        sql.append(clause)
+        params.extend(values)
+    return sql, params

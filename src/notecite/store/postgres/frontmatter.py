@@ -16,6 +16,7 @@ from psycopg.types.json import Jsonb
 
 from notecite.filters import Condition, Op, note_fields
 from notecite.filters.model import COMPARISONS
+from notecite.filters.model import conditions_sql as all_conditions_sql
 
 _SQL_OPS = {Op.GE: ">=", Op.LE: "<=", Op.GT: ">", Op.LT: "<"}
 
@@ -94,13 +95,7 @@ def condition_sql(cond: Condition) -> tuple[str, list[object]]:
 
 def conditions_sql(conditions: Iterable[Condition]) -> tuple[list[str], list[object]]:
     """The clauses of every condition (all must hold) and their parameters."""
-    sql: list[str] = []
-    params: list[object] = []
-    for cond in conditions:
-        clause, values = condition_sql(cond)
-        sql.append(clause)
-        params.extend(values)
-    return sql, params
+    return all_conditions_sql(conditions, condition_sql)
 
 
 FACETS_SQL = (

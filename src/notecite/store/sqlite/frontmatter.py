@@ -14,6 +14,7 @@ from typing import Any
 
 from notecite.filters import Condition, Op, note_fields
 from notecite.filters.model import COMPARISONS
+from notecite.filters.model import conditions_sql as all_conditions_sql
 
 _SQL_OPS = {Op.GE: ">=", Op.LE: "<=", Op.GT: ">", Op.LT: "<"}
 
@@ -65,13 +66,7 @@ def condition_sql(cond: Condition) -> tuple[str, list[object]]:
 
 def conditions_sql(conditions: Iterable[Condition]) -> tuple[list[str], list[object]]:
     """The clauses of every condition (all must hold) and their parameters."""
-    sql: list[str] = []
-    params: list[object] = []
-    for cond in conditions:
-        clause, values = condition_sql(cond)
-        sql.append(clause)
-        params.extend(values)
-    return sql, params
+    return all_conditions_sql(conditions, condition_sql)
 
 
 def chunks_meeting(conn: sqlite3.Connection, tenant_id: int, cond: Condition) -> list[int]:
