@@ -45,9 +45,11 @@
 
   // -- sessions ------------------------------------------------------------------------
 
-  // The list is re-rendered after every answer, switch and rename. Two rules keep it from
-  // changing under the user: a reply older than the last one drawn is dropped, and nothing is
-  // redrawn while a title is being edited (the redraw waits until the edit ends).
+  // The list is drawn again after every answer, switch and rename. Three rules keep it from
+  // changing under the user: a reply older than the last one drawn is dropped; nothing is
+  // redrawn while a title is being edited (the redraw waits until the edit ends); and a redraw
+  // updates the entries in place, keyed by session id, moving none unless the order changed,
+  // so a click that lands while the list is drawn again still reaches its button.
   let listRequests = 0;
   let listDrawn = 0;
 
@@ -57,42 +59,68 @@
     if (asked < listDrawn) return sessions;
     if (state.renaming) return sessions; // the edit's end redraws
     listDrawn = asked;
-    const list = $("session-list");
-    list.replaceChildren(...sessions.map(sessionItem));
-    if (!sessions.length) list.append(el("li", { class: "muted" }, "no sessions yet"));
+    drawSessions(sessions);
     return sessions;
   }
 
+  function drawSessions(sessions) {
+    const list = $("session-list");
+    if (!sessions.length) {
+      list.replaceChildren(el("li", { class: "muted" }, "no sessions yet"));
+      return;
+    }
+    const drawn = new Map([...list.querySelectorAll("li.session")].map((li) => [li.dataset.id, li]));
+    const items = sessions.map((session) => {
+      const item = drawn.get(session.id);
+      if (!item) return sessionItem(session);
+      updateItem(item, session);
+      return item;
+    });
+    const kept = list.children;
+    if (items.length !== kept.length || items.some((item, i) => kept[i] !== item)) {
+      list.replaceChildren(...items);
+    }
+  }
+
   function sessionItem(session) {
-    const current = state.session && state.session.id === session.id;
-    const title = el("button", {
-      type: "button", class: "session-title", title: session.title,
-      onclick: guarded(() => openSession(session.id)),
-    }, session.title);
-    const rename = el("button", {
-      type: "button", class: "icon", title: "rename", "aria-label": "rename " + session.title,
-      onclick: () => startRename(item, session),
-    }, "✎");
-    const remove = el("button", {
-      type: "button", class: "icon", title: "delete", "aria-label": "delete " + session.title,
-      onclick: guarded(() => deleteSession(session)),
-    }, "×");
-    const item = el("li", {
-      class: current ? "session current" : "session",
-      dataset: { id: session.id },
-      "aria-current": current ? "true" : null,
-    }, title, el("span", { class: "count" }, String(session.messageCount)), rename, remove);
+    const item = el("li", { class: "session", dataset: { id: session.id } },
+      el("button", { type: "button", class: "session-title",
+        onclick: guarded(() => openSession(item.session.id)) }),
+      el("span", { class: "count" }),
+      el("button", { type: "button", class: "icon rename", title: "rename",
+        onclick: () => startRename(item, item.session) }, "\u270e"),
+      el("button", { type: "button", class: "icon delete", title: "delete",
+        onclick: guarded(() => deleteSession(item.session)) }, "\u00d7"));
+    updateItem(item, session);
     return item;
+  }
+
+  /** Show ``session`` in its list entry (title, count, whether it is the open one). */
+  function updateItem(item, session) {
+    item.session = session;
+    const current = Boolean(state.session && state.session.id === session.id);
+    const title = item.querySelector(".session-title");
+    if (title.textContent !== session.title) title.textContent = session.title;
+    title.title = session.title;
+    item.querySelector(".count").textContent = String(session.messageCount);
+    item.querySelector(".rename").setAttribute("aria-label", "rename " + session.title);
+    item.querySelector(".delete").setAttribute("aria-label", "delete " + session.title);
+    item.classList.toggle("current", current);
+    if (current) item.setAttribute("aria-current", "true");
+    else item.removeAttribute("aria-current");
   }
 
   function startRename(item, session) {
     const input = el("input", { type: "text", class: "rename", value: session.title, "aria-label": "new title" });
     let finished = false;
+    const parts = [...item.children];
     const finish = async (save) => {
       if (finished) return;
       finished = true;
       const title = input.value.trim();
+      input.replaceWith(...parts);
       if (save && title && title !== session.title) {
+        item.querySelector(".session-title").textContent = title;
         try {
           await api("PATCH", `/sessions/${session.id}`, { title });
           if (state.session && state.session.id === session.id) $("session-title").textContent = title;
