@@ -168,11 +168,11 @@ async def test_an_edited_question_replaces_its_turn_and_every_later_one(
             m["content"] for m in messages[:2]
         ]
         again = await client.post(
-            "/chat", json={"message": "When is the Hermes launch?", "sessionId": sid}
+            "/chat", json={"message": "What blocks the Hermes migration?", "sessionId": sid}
         )
         assert again.status_code == 200
         stored = (await client.get(f"/sessions/{sid}")).json()["messages"]
         assert [m["content"] for m in stored if m["role"] == "user"] == [
             "What is the Apollo budget?",
-            "When is the Hermes launch?",
+            "What blocks the Hermes migration?",
         ]
