@@ -56,6 +56,7 @@ def ask(page: Page, text: str) -> None:
     page.fill("#message", text)
     page.press("#message", "Enter")
     expect(done).to_have_count(before + 1, timeout=60_000)
+    expect(page.locator("#composer")).to_have_attribute("data-state", "idle")
 
 
 def ready(page: Page, path: str) -> None:
