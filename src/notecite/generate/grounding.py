@@ -1,9 +1,10 @@
 """Claim-level grounding: every claim of an answer is matched to a line of the notes.
 
 The answer is split into claims (sentences and list items, each with the ``[Nk]`` markers
-written after it). A claim's support in a source is its best line of that source, scored by
-how many of the claim's content terms the line holds (numbers, code spans and names must
-be there; common words count less), optionally mixed with the cosine of their vectors.
+written after it). A claim's support in a source is its best line of that source (read under
+the note's title and section), scored by how many of the claim's content terms the line holds
+(numbers, code spans and names must be there; common words count less), optionally mixed
+with the cosine of their vectors.
 A claim is:
 
 - ``supported`` by a source it cites (or, citing none, by any source, which it then cites);
@@ -230,7 +231,12 @@ class Grounder:
         claims = split_claims(answer)
         question_terms = set(content_terms(question))
         cosines = self._cosines(claims, lines)
-        held = {cid: [line_terms(text) for text, _ in found] for cid, found in lines.items()}
+        # a line is read under its note's title and section ("0.47" > "Highlights")
+        framing = {s.cid: line_terms(f"{s.title}\n{s.heading_path}") for s in sources}
+        held = {
+            cid: [line_terms(text) | framing[cid] for text, _ in found]
+            for cid, found in lines.items()
+        }
         grounded: list[GroundedClaim] = []
         for number, claim in enumerate(claims):
             every = content_terms(claim.content)
