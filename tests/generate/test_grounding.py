@@ -98,6 +98,24 @@ def test_a_line_is_read_under_its_notes_title() -> None:
     assert claim.status == "unsupported"  # 0.47 is nowhere in what the model was shown
 
 
+def test_a_code_span_is_found_on_a_code_block_line() -> None:
+    cli = ContextSource(
+        "N1",
+        "foam",
+        "cli/daily.md",
+        "# foam daily > ## Examples",
+        "Show or create the daily note for a date.\n```bash\nfoam daily --create\n```",
+        line_start=1,
+    )
+    answer = "From the terminal, run `foam daily --create` [N1]."
+    (claim,) = Grounder().ground(answer, (cli,), "How do I make today's note?").claims
+    assert claim.status == "supported"
+    assert claim.support is not None
+    assert claim.support.line == 3
+    (claim,) = Grounder().ground(answer.replace("--create", "--new"), (cli,), "").claims
+    assert claim.status == "unsupported"
+
+
 def test_a_claim_supported_by_another_source_is_cited_to_it() -> None:
     grounding = Grounder().ground("A storm could delay the launch [N1].", SOURCES, "Risks?")
     (claim,) = grounding.claims

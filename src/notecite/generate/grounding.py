@@ -194,15 +194,17 @@ def _points_only(claim: Claim) -> bool:
     return bool(claim.cids) and bool(_DANGLING.search(claim.body.rstrip(" .!?;")))
 
 
-def _score(claim: dict[str, float], line: set[str]) -> float:
+def _score(claim: dict[str, float], line: set[str], text: str = "") -> float:
     """The weighted share of the claim's terms the line holds; 0 when a number or code span
-    of the claim is missing from the line."""
+    of the claim is missing from the line. A code-like term (``foam daily --create``,
+    ``Alt+D``) is also held when the line's ``text`` (lower case) has it verbatim: a line of
+    a code block carries no backticks to make it a term."""
     total = sum(claim.values())
     if not total:
         return 0.0
     held = 0.0
     for term, weight in claim.items():
-        if term in line:
+        if term in line or (text and not term.isalnum() and term in text):
             held += weight
         elif weight == 2.0 and (term[0].isdigit() or " " in term):
             return 0.0
@@ -250,7 +252,8 @@ class Grounder:
             best: dict[str, SupportLine] = {}
             for cid, found in lines.items():
                 for index, (text, line) in enumerate(found):
-                    score = (1 - self._cosine_weight) * _score(terms, held[cid][index])
+                    support = _score(terms, held[cid][index], text.lower())
+                    score = (1 - self._cosine_weight) * support
                     score += self._cosine_weight * cosines.get((number, cid, index), 0.0)
                     if cid not in best or score > best[cid].score:
                         best[cid] = SupportLine(cid, text, line, round(score, 4))
@@ -289,7 +292,7 @@ class Grounder:
         wanted = {**content_terms(question)}
         wanted.update({t: 2 * w for t, w in content_terms(claim.content).items()})
         scored = [
-            (_score(wanted, line_terms(text)), text, line)
+            (_score(wanted, line_terms(text), text.lower()), text, line)
             for text, line in _lines(by_cid[cid], pairs=False)
         ]
         if not scored:
