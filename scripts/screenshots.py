@@ -108,6 +108,7 @@ def take(out: Path, base_url: str) -> None:
         expect(page.locator(".card.vault .progress").first).to_have_attribute(
             "data-state", "done", timeout=60_000
         )
+        page.wait_for_timeout(400)  # the progress bar's last transition
         page.screenshot(path=out / "index.png")
 
         ready(page, chat_url)

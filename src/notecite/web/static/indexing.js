@@ -39,7 +39,8 @@
     node.querySelector("dd.chunks").textContent = String(vault.chunks);
     node.querySelector("dd.failed-count").textContent = String(vault.failed.length);
     const indexed = node.querySelector("dd.indexed-at");
-    indexed.textContent = vault.indexed_at ? when(vault.indexed_at) : "not yet";
+    indexed.textContent = vault.indexed_at ? ago(vault.indexed_at) : "not yet";
+    indexed.title = vault.indexed_at ? when(vault.indexed_at) : "";
     node.querySelector(".failed-files").replaceChildren(failedList(vault.failed));
     const here = node.dataset.indexing === "here";
     const elsewhere = Boolean(vault.indexing) && !here;
@@ -51,6 +52,16 @@
       : "";
     node.querySelector(".badge.indexing").hidden = !(here || elsewhere);
     node.querySelector("button.reindex").disabled = here || elsewhere;
+  }
+
+  /** "just now", "12 min ago", "3 h ago", or the date: the page keeps it current. */
+  function ago(iso) {
+    const seconds = (Date.now() - new Date(iso).getTime()) / 1000;
+    if (Number.isNaN(seconds)) return iso;
+    if (seconds < 60) return "just now";
+    if (seconds < 3600) return `${Math.floor(seconds / 60)} min ago`;
+    if (seconds < 86400) return `${Math.floor(seconds / 3600)} h ago`;
+    return new Date(iso).toLocaleDateString();
   }
 
   /** Follow the vaults' counts and the runs of other processes, as long as the page is open. */
