@@ -116,6 +116,10 @@ def test_a_marker_pointing_at_a_release_note_is_repaired_with_its_title() -> Non
     )
     grounding = Grounder().ground(answer, (release,), "How do I protect a site?")
     assert "0.33" not in grounding.text  # not a question about a release
+    # the model copied the source's path from its header instead of citing it
+    copied = "The release that added password protection is [N1] changelog.release.2021-03-15."
+    grounding = Grounder().ground(copied, (release,), "Which release added password protection?")
+    assert grounding.text.startswith("The release that added password protection is 0.33: ")
 
 
 def test_a_code_span_is_found_on_a_code_block_line() -> None:

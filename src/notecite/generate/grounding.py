@@ -152,6 +152,16 @@ def line_terms(text: str) -> set[str]:
     return found
 
 
+def paths_as_markers(answer: str, sources: Sequence[ContextSource]) -> str:
+    """``answer`` with a source's path copied from its header ("is [N2] notes/release-0.33",
+    "see notes/release-0.33.md") turned into that source's marker: the model pointed at it."""
+    for source in sources:
+        path = re.escape(source.rel_path.removesuffix(".md"))
+        named = rf"(?:\[{source.cid}\]\s*)?(?:{re.escape(source.vault)}/)?{path}(?:\.md)?\b"
+        answer = re.sub(named, f"[{source.cid}]", answer)
+    return answer
+
+
 def split_claims(answer: str) -> list[Claim]:
     """Sentences and list items of ``answer``, each with the ids cited right after it."""
     claims = []
@@ -232,7 +242,7 @@ class Grounder:
         """Check every claim of ``answer`` against ``sources`` (see the module docstring)."""
         by_cid = {s.cid: s for s in sources}
         lines = {s.cid: _lines(s) for s in sources}
-        claims = split_claims(answer)
+        claims = split_claims(paths_as_markers(answer, sources))
         question_terms = set(content_terms(question))
         cosines = self._cosines(claims, lines)
         # a line is read under its note's title and section ("0.47" > "Highlights")
