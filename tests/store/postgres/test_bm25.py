@@ -201,7 +201,9 @@ def test_migration_5_counts_the_chunks_already_there(
         SearchFilter(since=datetime(2025, 3, 1, tzinfo=UTC)),
     ],
 )
-@pytest.mark.parametrize("query", ["budget", "atlas launch plan legacy", "the review of the budget"])
+@pytest.mark.parametrize(
+    "query", ["budget", "atlas launch plan legacy", "the review of the budget"]
+)
 def test_postings_rank_as_the_tsvectors_do(
     pg_url: str, tmp_path: Path, flt: SearchFilter, query: str
 ) -> None:
