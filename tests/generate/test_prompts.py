@@ -8,6 +8,7 @@ from notecite.generate.prompts import (
     answer_messages,
     context_block,
     folder_ranking_messages,
+    shown_title,
     system_prompt,
 )
 
@@ -66,6 +67,24 @@ def test_the_numbered_context_block_labels_chunks_by_their_ids() -> None:
     ]
     assert lines[4] == "[N2] home/readme.md | (top of note)"
     assert lines[-1] == "--- End Context ---"
+
+
+def test_a_title_that_says_more_than_the_path_and_section_is_in_the_header() -> None:
+    release = ContextSource("N1", "d", "changelog.release.2021-06-21.md", "### Highlights", "x")
+    titled = ContextSource(
+        "N1", "d", release.rel_path, "### Highlights", "- Calendar view.", 5, "0.47"
+    )
+    assert context_block((titled,), "numbered").split("\n")[1] == (
+        "[N1] d/changelog.release.2021-06-21.md (title: 0.47) | ### Highlights"
+    )
+    same_as_file = ContextSource(
+        "N1", "f", "user/daily-notes.md", "## Create", "x", 1, "Daily Notes"
+    )
+    same_as_heading = ContextSource(
+        "N1", "f", "index.md", "# What is Foam?", "x", 1, "What is Foam?"
+    )
+    assert shown_title(same_as_file) == shown_title(same_as_heading) == ""
+    assert shown_title(release) == ""  # no title known
 
 
 def test_answer_messages_are_system_history_then_context_and_question() -> None:

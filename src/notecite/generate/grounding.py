@@ -1,9 +1,10 @@
 """Claim-level grounding: every claim of an answer is matched to a line of the notes.
 
 The answer is split into claims (sentences and list items, each with the ``[Nk]`` markers
-written after it). A claim's support in a source is its best line of that source, scored by
-how many of the claim's content terms the line holds (numbers, code spans and names must
-be there; common words count less), optionally mixed with the cosine of their vectors.
+written after it). A claim's support in a source is its best line of that source (read under
+the note's title and section), scored by how many of the claim's content terms the line holds
+(numbers, code spans and names must be there; common words count less), optionally mixed
+with the cosine of their vectors.
 A claim is:
 
 - ``supported`` by a source it cites (or, citing none, by any source, which it then cites);
@@ -193,15 +194,17 @@ def _points_only(claim: Claim) -> bool:
     return bool(claim.cids) and bool(_DANGLING.search(claim.body.rstrip(" .!?;")))
 
 
-def _score(claim: dict[str, float], line: set[str]) -> float:
+def _score(claim: dict[str, float], line: set[str], text: str = "") -> float:
     """The weighted share of the claim's terms the line holds; 0 when a number or code span
-    of the claim is missing from the line."""
+    of the claim is missing from the line. A code-like term (``foam daily --create``,
+    ``Alt+D``) is also held when the line's ``text`` (lower case) has it verbatim: a line of
+    a code block carries no backticks to make it a term."""
     total = sum(claim.values())
     if not total:
         return 0.0
     held = 0.0
     for term, weight in claim.items():
-        if term in line:
+        if term in line or (text and not term.isalnum() and term in text):
             held += weight
         elif weight == 2.0 and (term[0].isdigit() or " " in term):
             return 0.0
@@ -230,7 +233,12 @@ class Grounder:
         claims = split_claims(answer)
         question_terms = set(content_terms(question))
         cosines = self._cosines(claims, lines)
-        held = {cid: [line_terms(text) for text, _ in found] for cid, found in lines.items()}
+        # a line is read under its note's title and section ("0.47" > "Highlights")
+        framing = {s.cid: line_terms(f"{s.title}\n{s.heading_path}") for s in sources}
+        held = {
+            cid: [line_terms(text) | framing[cid] for text, _ in found]
+            for cid, found in lines.items()
+        }
         grounded: list[GroundedClaim] = []
         for number, claim in enumerate(claims):
             every = content_terms(claim.content)
@@ -244,7 +252,8 @@ class Grounder:
             best: dict[str, SupportLine] = {}
             for cid, found in lines.items():
                 for index, (text, line) in enumerate(found):
-                    score = (1 - self._cosine_weight) * _score(terms, held[cid][index])
+                    support = _score(terms, held[cid][index], text.lower())
+                    score = (1 - self._cosine_weight) * support
                     score += self._cosine_weight * cosines.get((number, cid, index), 0.0)
                     if cid not in best or score > best[cid].score:
                         best[cid] = SupportLine(cid, text, line, round(score, 4))
@@ -283,7 +292,7 @@ class Grounder:
         wanted = {**content_terms(question)}
         wanted.update({t: 2 * w for t, w in content_terms(claim.content).items()})
         scored = [
-            (_score(wanted, line_terms(text)), text, line)
+            (_score(wanted, line_terms(text), text.lower()), text, line)
             for text, line in _lines(by_cid[cid], pairs=False)
         ]
         if not scored:
