@@ -157,7 +157,7 @@ def lexical_query(tenant_id: int, words: str, flt: SearchFilter, limit: int) -> 
     of them.
     """
     where, params = filter_sql(flt)
-    allowed = sql.SQL("")
+    allowed: sql.Composable = sql.SQL("")
     if restricts(flt):
         # the chunks the filter lets through, found once (OFFSET 0) and hashed, rather
         # than one chunk lookup per posting
