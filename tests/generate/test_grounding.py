@@ -98,6 +98,26 @@ def test_a_line_is_read_under_its_notes_title() -> None:
     assert claim.status == "unsupported"  # 0.47 is nowhere in what the model was shown
 
 
+def test_a_marker_pointing_at_a_release_note_is_repaired_with_its_title() -> None:
+    release = ContextSource(
+        "N1",
+        "d",
+        "changelog.release.2021-03-15.md",
+        "### Highlights",
+        "- **Password protected sites**: publish behind a password.",
+        line_start=9,
+        title="0.33",
+    )
+    answer = "The release that added password protection is [N1]."
+    grounding = Grounder().ground(answer, (release,), "Which release added password protection?")
+    assert grounding.text == (
+        "The release that added password protection is 0.33: "
+        "**Password protected sites**: publish behind a password [N1]."
+    )
+    grounding = Grounder().ground(answer, (release,), "How do I protect a site?")
+    assert "0.33" not in grounding.text  # not a question about a release
+
+
 def test_a_code_span_is_found_on_a_code_block_line() -> None:
     cli = ContextSource(
         "N1",

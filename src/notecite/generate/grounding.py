@@ -14,8 +14,9 @@ A claim is:
   term of its own (a lead-in such as "Here is what the notes say:").
 
 A claim whose content is only its marker ("The version is [N3].") is repaired with the
-supporting line of the cited source. Each supported claim keeps its supporting line, so a
-reference can point at the exact line.
+supporting line of the cited source (and, for a question about a release, with the title of
+the release note it points to: "The release is 0.33: ..."). Each supported claim keeps its
+supporting line, so a reference can point at the exact line.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from typing import Literal
 import numpy as np
 
 from notecite.generate.base import ContextSource
+from notecite.retrieve.releases import asks_when_released, is_release_note
 from notecite.retrieve.terms import STOPWORDS, stem
 
 Embed = Callable[[Sequence[str]], np.ndarray]
@@ -300,6 +302,13 @@ class Grounder:
         score, text, line = max(scored, key=lambda s: s[0])
         support = SupportLine(cid, text, line, round(score, 4))
         body = claim.body.rstrip(" .:")
+        source = by_cid[cid]
+        if (
+            source.title
+            and asks_when_released(question)
+            and is_release_note(source.rel_path, source.title)
+        ):  # "The release that added it is [N3]": the release note's title names it
+            body = f"{body} {source.title}"
         repaired = Claim(f"{body}: {text.rstrip('.')} [{cid}].", (cid,))
         return GroundedClaim(repaired, "supported", score, support, [cid], repaired=True)
 

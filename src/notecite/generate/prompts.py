@@ -83,9 +83,15 @@ def system_prompt(citation_style: str) -> str:
     return SYSTEM_PROMPT + (NUMBERED_RULE if citation_style == "numbered" else "")
 
 
+def plain_section(heading_path: str) -> str:
+    """A heading path without its ``#`` marks: "Daily Notes > Creating Daily Notes"."""
+    return " > ".join(part.strip().lstrip("#").strip() for part in heading_path.split(" > "))
+
+
 def context_block(sources: Sequence[ContextSource], citation_style: str) -> str:
     """The context as the model sees it (the seed format for ``file_section``)."""
     lines = ["--- Context from notes ---"]
+    several_vaults = len({source.vault for source in sources}) > 1
     for number, source in enumerate(sources, start=1):
         section = as_data(source.heading_path) or TOP_OF_NOTE
         if citation_style == "file_section":
@@ -93,10 +99,13 @@ def context_block(sources: Sequence[ContextSource], citation_style: str) -> str:
             lines.append(f"[Vault: {source.vault}] File: {source.rel_path}")
             lines.append(f"Section: {section}")
             lines.append(f"Content: {as_data(source.text)}")
-        else:  # one header line a source: every token of the prompt is waiting time
+        else:  # one short header line a source: every token of the prompt is waiting time
             title = shown_title(source)
             named = f" (title: {as_data(title)})" if title else ""
-            lines.append(f"[{source.cid}] {source.vault}/{source.rel_path}{named} | {section}")
+            path = source.rel_path.removesuffix(".md")  # a markdown note: its name says enough
+            where = f"{source.vault}/{path}" if several_vaults else path
+            heading = as_data(plain_section(source.heading_path)) or TOP_OF_NOTE
+            lines.append(f"[{source.cid}] {where}{named} | {heading}")
             lines.append(as_data(source.text))
         lines.append("")
     lines.append("--- End Context ---")
