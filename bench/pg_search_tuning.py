@@ -9,8 +9,9 @@ without the ~5 minute load.
 For each ``hnsw.ef_search`` of ``--ef``: recall@10 of ``vector_search`` against exact search
 (by chunk id and tie-aware, as store_100k) and its p50 / p95 latency, per filter (none,
 vault ``archive``, folder ``area-03``, one year of dates). Then ``lexical_search`` (top 50)
-p50 / p95 per filter, and how many chunks the unfiltered OR-query matches. The first 5
-queries warm up and are not counted.
+p50 / p95 per filter, the same ranking from the matched chunks' tsvectors (the form the
+postings replaced, unfiltered), and how many chunks the unfiltered OR-query matches. The
+first 5 queries warm up and are not counted.
 
     cd bench && ../.venv/bin/python pg_search_tuning.py --data-dir /tmp/notecite-pgtune
     ../.venv/bin/python pg_search_tuning.py --ef 40,100 --skip-lexical   # same database again
@@ -36,8 +37,9 @@ from _measure import machine, percentile
 from notecite.embed.base import Vectors
 from notecite.embed.hashing import HashEmbedder
 from notecite.store.base import bulk_load
-from notecite.store.postgres.search import tsquery_text
+from notecite.store.postgres.search import tsquery_text, tsvector_lexical_query
 from notecite.store.postgres.store import PostgresStore
+from notecite.types import SearchFilter
 from search_latency import SCIFACT
 from store_100k import (
     APP_ROLE,
@@ -189,17 +191,30 @@ def main() -> None:
                 with psycopg.connect(server.url(DATABASE, "postgres")) as conn:
                     matched = [
                         conn.execute(
-                            "SELECT count(*) FROM chunks WHERE tsv @@ to_tsquery('english', %s)",
-                            (" | ".join(tsquery_text(text).split()),),
+                            "SELECT count(*) FROM chunks WHERE tsv @@ (SELECT string_agg("
+                            "quote_literal(lexeme), ' | ')::tsquery "
+                            "FROM unnest(notecite_fts_words(%s)))",
+                            (tsquery_text(text),),
                         ).fetchone()
                         for text, _ in queries
                     ]
+                    # the same ranking from the matched chunks' tsvectors (before postings)
+                    conn.execute("SELECT set_config('notecite.tenant_id', '1', false)")
+                    report["lexical_tsvector_form"] = latency(
+                        [
+                            lambda t=q: conn.execute(
+                                *tsvector_lexical_query(1, tsquery_text(t), SearchFilter(), 50)
+                            ).fetchall()
+                            for q, _ in queries
+                        ]
+                    )
                 report["lexical_or_matches_mean"] = sum(int(m[0]) for m in matched if m) / len(
                     matched
                 )
             finally:
                 store.close()
             log(f"lexical: {json.dumps(report['lexical'])}")
+            log(f"lexical, tsvector form: {json.dumps(report['lexical_tsvector_form'])}")
     args.out.write_text(json.dumps(report, indent=2))
     print(json.dumps({k: v for k, v in report.items() if k != "machine"}, indent=2))
 

@@ -75,3 +75,37 @@ class RankingContract:
         )
         (after,) = store.lexical_search("zebra", SearchFilter(), 20)
         assert after.score > 1000 * before
+
+    def test_stop_words_count_in_a_chunks_length_and_a_question_of_them_finds_them(
+        self, store: Store, tmp_path: Path
+    ) -> None:
+        vault = store.add_vault("v", tmp_path / "v")
+        # The same two content words; the second chunk is longer only by its stop words.
+        short = make_chunk("short.md", 0, "orbital mechanics")
+        padded = make_chunk("padded.md", 0, "the orbital mechanics of it are what they are")
+        store.replace_note(make_record(vault, "short.md"), [short])
+        store.replace_note(make_record(vault, "padded.md"), [padded])
+        store.replace_note(make_record(vault, "x.md"), [make_chunk("x.md", 0, "unrelated")])
+        hits = store.lexical_search("orbital mechanics", SearchFilter(), 5)
+        found = store.fetch_chunks([h.chunk_rowid for h in hits])
+        assert [found[h.chunk_rowid].rel_path for h in hits] == ["short.md", "padded.md"]
+        assert hits[0].score > hits[1].score
+        # A question of stop words only looks them up (every word is indexed).
+        (only,) = store.lexical_search("what are", SearchFilter(), 5)
+        assert only.chunk_rowid == hits[1].chunk_rowid
+        assert store.mentions(["of it are"], SearchFilter()) == {"of it are"}
+        assert store.mentions(["it of are"], SearchFilter()) == set()
+
+    def test_words_stem_as_porter_stems_them(self, store: Store, tmp_path: Path) -> None:
+        vault = store.add_vault("v", tmp_path / "v")
+        # Porter stems "generalization" and "generic" alike (gener), Snowball's English
+        # stemmer does not (general, generic); two-letter words are not stemmed ("us").
+        texts = ["generalization of rules", "generic rules", "us rules", "u rules"]
+        for i, text in enumerate(texts):
+            store.replace_note(make_record(vault, f"n{i}.md"), [make_chunk(f"n{i}.md", 0, text)])
+        paths = {}
+        for query in ("generic", "us"):
+            hits = store.lexical_search(query, SearchFilter(), 5)
+            found = store.fetch_chunks([h.chunk_rowid for h in hits])
+            paths[query] = sorted(found[h.chunk_rowid].rel_path for h in hits)
+        assert paths == {"generic": ["n0.md", "n1.md"], "us": ["n2.md"]}

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from datetime import UTC
+from datetime import UTC, datetime
 from pathlib import Path
 
 import psycopg
 import pytest
 
 from notecite.store.postgres import migrations
+from notecite.store.postgres.search import tsquery_text, tsvector_lexical_query
 from notecite.store.postgres.store import PostgresStore
 from notecite.store.sqlite import SQLiteStore
 from notecite.types import SearchFilter
@@ -53,18 +54,32 @@ COUNTED_LENGTHS = (
 )
 
 
+KEPT_POSTINGS = (
+    "SELECT lexeme, chunk_id, tf, dl FROM bm25_postings WHERE tenant_id = {t} ORDER BY 1, 2"
+)
+# Title words count 2, heading words 1.5, text words 1; the chunk's length is all its words.
+COUNTED_POSTINGS = (
+    "SELECT t.lexeme, c.id, sum(CASE w WHEN 'A' THEN 2 WHEN 'B' THEN 1.5 ELSE 1 END)::real, "
+    "(SELECT count(*) FROM unnest(c.tsv) u, unnest(u.weights))::integer "
+    "FROM chunks c, unnest(c.tsv) t, unnest(t.weights) w WHERE c.tenant_id = {t} "
+    "GROUP BY 1, 2, c.tsv ORDER BY 1, 2"
+)
+
+
 def _assert_counts_hold(url: str, tenant_id: int) -> None:
     assert _rows(url, KEPT_TERMS, tenant_id) == _rows(url, COUNTED_TERMS, tenant_id)
     assert _rows(url, KEPT_LENGTHS, tenant_id) == _rows(url, COUNTED_LENGTHS, tenant_id)
     assert _rows(url, KEPT_TOTALS, tenant_id) == _rows(url, COUNTED_TOTALS, tenant_id)
+    assert _rows(url, KEPT_POSTINGS, tenant_id) == _rows(url, COUNTED_POSTINGS, tenant_id)
 
 
-# Words both stemmers (FTS5's porter, PostgreSQL's snowball) agree on, and no stop word of
-# either: the lengths and lexemes match, so the scores must too.
+# Stop words (indexed by both), two-letter words (not stemmed by either), and words that
+# Porter stems but Snowball's English stemmer stems otherwise (generic, this, dying, skies):
+# the lengths and lexemes match, so the scores must too.
 PARITY = {
-    "atlas.md": ["atlas rocket launch budget", "atlas crew mission orbit orbit"],
-    "fuel.md": ["rocket fuel budget", "fuel tank pressure"],
-    "crew.md": ["crew training mission", "crew budget", "planet orbit mission launch"],
+    "atlas.md": ["atlas rocket launch budget", "this is the atlas crew mission orbit orbit"],
+    "fuel.md": ["rocket fuel budget for us", "fuel tank pressure is dying"],
+    "crew.md": ["crew training mission", "generic crew budget", "skies orbit mission launch"],
 }
 
 
@@ -86,10 +101,20 @@ def _fill(store: PostgresStore | SQLiteStore, tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    "query", ["budget", "atlas launch", "crew mission budget", "orbit", "Fuel, crew & planet?"]
+    "query",
+    [
+        "budget",
+        "atlas launch",
+        "crew mission budget",
+        "orbit",
+        "Fuel, crew & planet?",
+        "What is this generalization about the skies?",
+        "us",
+        "the",
+    ],
 )
 def test_scores_are_sqlite_fts5_scores(pg_url: str, tmp_path: Path, query: str) -> None:
-    """Where both stemmers agree and no text has a stop word, the scores are FTS5's."""
+    """Stop words, short words and Porter's stems as FTS5 has them: the scores are FTS5's."""
     sqlite, postgres = SQLiteStore(tmp_path / "index.db"), PostgresStore(pg_url)
     try:
         _fill_parity(sqlite, tmp_path)
@@ -163,6 +188,88 @@ def test_migration_5_counts_the_chunks_already_there(
         pg_url,
         "SELECT bool_and(relforcerowsecurity) FROM pg_class "
         "WHERE relname IN ('chunks', 'bm25_terms', 'bm25_lengths', 'bm25_totals')",
+        1,
+    )
+    assert forced == [(True,)]
+
+
+@pytest.mark.parametrize(
+    "flt",
+    [
+        SearchFilter(),
+        SearchFilter(folders=("projects",)),
+        SearchFilter(since=datetime(2025, 3, 1, tzinfo=UTC)),
+    ],
+)
+@pytest.mark.parametrize(
+    "query", ["budget", "atlas launch plan legacy", "the review of the budget"]
+)
+def test_postings_rank_as_the_tsvectors_do(
+    pg_url: str, tmp_path: Path, flt: SearchFilter, query: str
+) -> None:
+    """BM25 from ``bm25_postings`` gives the scores that ts_rank_cd over the matched chunks'
+    tsvectors gives (the form the postings replaced)."""
+    store = PostgresStore(pg_url)
+    try:
+        _fill(store, tmp_path)
+        other = store.get_vault("other")
+        assert other is not None
+        store.replace_note(
+            make_record(other, "titled.md", title="Budget review"),
+            [make_chunk("titled.md", 0, "budget budget launch", heading_path="# Atlas budget")],
+        )
+        got = store.lexical_search(query, flt, 20)
+        with psycopg.connect(pg_url) as conn:
+            conn.execute("SELECT set_config('notecite.tenant_id', '1', true)")
+            reference = conn.execute(
+                *tsvector_lexical_query(1, tsquery_text(query), flt, 20)
+            ).fetchall()
+        assert got
+        assert [h.chunk_rowid for h in got] == [r[0] for r in reference]
+        assert [h.score for h in got] == pytest.approx([r[1] for r in reference], rel=1e-12)
+    finally:
+        store.close()
+
+
+def test_migration_8_rebuilds_the_words_and_counts_the_postings(
+    pg_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    before = tuple(m for m in migrations.MIGRATIONS if m[0] <= 7)
+    monkeypatch.setattr(migrations, "MIGRATIONS", before)
+    old = PostgresStore(pg_url)
+    try:
+        _fill(old, tmp_path)
+        vault = old.get_vault("main")
+        assert vault is not None
+        old.replace_note(
+            make_record(vault, "gen.md"), [make_chunk("gen.md", 0, "this generic plan is us")]
+        )
+        old.for_tenant("second").list_vaults()
+        # English stems, no stop words: "this" and "is" are gone, "generic" is "generic"
+        assert _rows(pg_url, "SELECT count(*) FROM bm25_terms WHERE lexeme = 'this'", 1) == [(0,)]
+    finally:
+        old.close()
+    monkeypatch.undo()
+    store = PostgresStore(pg_url)
+    try:
+        hits = store.lexical_search("generalization", SearchFilter(), 10)
+        assert [store.fetch_chunks([h.chunk_rowid])[h.chunk_rowid].rel_path for h in hits] == [
+            "gen.md"
+        ]
+    finally:
+        store.close()
+    lexemes = _rows(
+        pg_url,
+        "SELECT t.lexeme FROM chunks c, unnest(c.tsv) t "
+        "WHERE c.text = 'this generic plan is us' AND 'C' = ANY(t.weights) ORDER BY 1",
+        1,
+    )
+    assert lexemes == [("gener",), ("is",), ("plan",), ("thi",), ("us",)]
+    _assert_counts_hold(pg_url, 1)
+    forced = _rows(
+        pg_url,
+        "SELECT bool_and(relforcerowsecurity) FROM pg_class WHERE relname IN "
+        "('chunks', 'bm25_terms', 'bm25_lengths', 'bm25_totals', 'bm25_postings')",
         1,
     )
     assert forced == [(True,)]

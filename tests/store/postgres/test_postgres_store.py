@@ -72,6 +72,7 @@ def test_every_table_has_forced_row_level_security(store: PostgresStore, pg_url:
     )
     assert {name for name, _, _ in tables} == {
         "bm25_lengths",
+        "bm25_postings",
         "bm25_terms",
         "bm25_totals",
         "chat_messages",

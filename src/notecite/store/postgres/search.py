@@ -16,6 +16,7 @@ import numpy as np
 from psycopg import sql
 
 from notecite.embed.base import Vectors
+from notecite.store.fulltext import query_words
 from notecite.store.postgres.frontmatter import conditions_sql
 from notecite.types import SearchFilter
 
@@ -38,10 +39,10 @@ _TERM_FREQUENCY = "2 * ts_rank_cd(ARRAY[0.5, 0.5, 0.75, 1.0]::float4[], m.tsv, t
 
 
 def tsquery_text(text: str) -> str:
-    """The distinct words of ``text`` (runs of letters and digits), lower-cased and joined by
-    spaces ('' when it has none); :func:`lexical_query` turns them into lexemes."""
-    words = dict.fromkeys(w.lower() for w in _WORD.findall(text))
-    return " ".join(words)
+    """The distinct words of ``text`` (runs of letters and digits), lower-cased, without the
+    stop words SQLite's query drops, joined by spaces ('' when it has none);
+    :func:`lexical_query` turns them into lexemes."""
+    return " ".join(query_words([w.lower() for w in _WORD.findall(text)]))
 
 
 def vector_literal(vector: Vectors) -> str:
@@ -123,32 +124,72 @@ def filter_sql(flt: SearchFilter) -> tuple[sql.SQL, list[object]]:
     return sql.SQL(" ".join(parts)), params
 
 
+# The query's lexemes (a word that stems like another counts twice, as in FTS5) with their
+# IDF, from the tenant's totals.
+_TERMS = (
+    "WITH totals AS MATERIALIZED ("
+    "SELECT chunks, (title_tokens + heading_tokens + body_tokens)::float8 "
+    "/ greatest(chunks, 1) AS avgdl FROM bm25_totals WHERE tenant_id = %s), "
+    "terms AS MATERIALIZED ("
+    "SELECT t.lexeme, quote_literal(t.lexeme)::tsquery AS q, "
+    "cardinality(t.positions) * greatest(ln((s.chunks - coalesce(d.chunks, 0) + 0.5) "
+    "/ (coalesce(d.chunks, 0) + 0.5)), 1e-6) AS idf "
+    "FROM totals s, unnest(notecite_fts_words(%s)) t "
+    "LEFT JOIN bm25_terms d ON d.tenant_id = %s AND d.lexeme = t.lexeme) "
+)
+
+
+def _bm25_term(tf: str, dl: str) -> str:
+    return (
+        f"terms.idf * {tf} * {_K1 + 1!r} / ({tf} + {_K1!r} * (1 - {_B!r} + {_B!r} "
+        f"* {dl} / totals.avgdl))"
+    )
+
+
 def lexical_query(tenant_id: int, words: str, flt: SearchFilter, limit: int) -> Query:
     """Chunks holding any lexeme of ``words`` (see :func:`tsquery_text`), by BM25 (positive,
     higher is better).
 
-    ``terms`` holds the query's lexemes (a word that stems like another counts twice, as in
-    FTS5) with their IDF; the GIN index finds the chunks that hold any of them, and each is
-    scored from its term frequencies and its length in ``bm25_lengths``. Notes are joined
-    only when the filter reads them: every match is ranked, and at 100k chunks an OR-query
-    matches a large share of them.
+    The postings of the query's lexemes are read by key from ``bm25_postings`` (each with
+    the lexeme's weighted frequency in its chunk and the chunk's length), and each chunk's
+    score is the sum of their BM25 terms. Chunks (and notes) are joined only when the filter
+    reads them: every match is ranked, and at 100k chunks an OR-query matches a large share
+    of them.
     """
+    where, params = filter_sql(flt)
+    allowed: sql.Composable = sql.SQL("")
+    if restricts(flt):
+        # the chunks the filter lets through, found once (OFFSET 0) and hashed, rather
+        # than one chunk lookup per posting
+        notes = (
+            "JOIN notes n ON n.tenant_id = c.tenant_id AND n.id = c.note_id "
+            if needs_notes(flt)
+            else ""
+        )
+        allowed = sql.SQL(
+            "JOIN (SELECT c.id FROM chunks c " + notes + "WHERE c.tenant_id = %s {where} "
+            "OFFSET 0) f ON f.id = p.chunk_id "
+        ).format(where=where)
+        params = [tenant_id, *params]
+    query = sql.SQL(
+        _TERMS + "SELECT p.chunk_id, sum(" + _bm25_term("p.tf", "p.dl") + ") AS score "
+        "FROM terms JOIN bm25_postings p ON p.tenant_id = %s AND p.lexeme = terms.lexeme "
+        "{allowed}, totals GROUP BY p.chunk_id ORDER BY score DESC, p.chunk_id LIMIT %s"
+    ).format(allowed=allowed)
+    return query, [tenant_id, words, tenant_id, tenant_id, *params, limit]
+
+
+def tsvector_lexical_query(tenant_id: int, words: str, flt: SearchFilter, limit: int) -> Query:
+    """The ranking of :func:`lexical_query` computed from the matched chunks' tsvectors
+    (one ``ts_rank_cd`` call per chunk and query lexeme, no postings): the form it replaced,
+    kept as the reference its scores are checked against and for ``bench/``."""
     where, params = filter_sql(flt)
     join = (
         "JOIN notes n ON n.tenant_id = c.tenant_id AND n.id = c.note_id" if needs_notes(flt) else ""
     )
     query = sql.SQL(
-        "WITH totals AS MATERIALIZED ("
-        "SELECT chunks, (title_tokens + heading_tokens + body_tokens)::float8 "
-        "/ greatest(chunks, 1) AS avgdl FROM bm25_totals WHERE tenant_id = %s), "
-        "terms AS MATERIALIZED ("
-        "SELECT t.lexeme, quote_literal(t.lexeme)::tsquery AS q, "
-        "cardinality(t.positions) * greatest(ln((s.chunks - coalesce(d.chunks, 0) + 0.5) "
-        "/ (coalesce(d.chunks, 0) + 0.5)), 1e-6) AS idf "
-        "FROM totals s, unnest(to_tsvector('english', %s)) t "
-        "LEFT JOIN bm25_terms d ON d.tenant_id = %s AND d.lexeme = t.lexeme), "
-        "q AS MATERIALIZED (SELECT string_agg(quote_literal(lexeme), ' | ')::tsquery AS q "
-        "FROM terms) "
+        _TERMS + ", q AS MATERIALIZED (SELECT string_agg(quote_literal(lexeme), ' | ')::tsquery "
+        "AS q FROM terms) "
         # OFFSET 0 keeps each subquery whole: the matches' tsvectors are detoasted once (the
         # concatenation), and each term frequency is computed once, not once per use.
         "SELECT m.id, s.score FROM ("
@@ -157,17 +198,20 @@ def lexical_query(tenant_id: int, words: str, flt: SearchFilter, limit: int) -> 
         "FROM q, chunks c JOIN bm25_lengths l ON l.tenant_id = c.tenant_id AND l.chunk_id = c.id "
         + join
         + " WHERE c.tenant_id = %s AND c.tsv @@ q.q {where} OFFSET 0) m, totals, "
-        "LATERAL (SELECT sum(terms.idf * f.tf * {k1_plus_1} / (f.tf + {k1} * (1 - {b} + {b} "
-        "* m.dl / totals.avgdl))) AS score FROM terms, "
+        "LATERAL (SELECT sum(" + _bm25_term("f.tf", "m.dl") + ") AS score FROM terms, "
         "LATERAL (SELECT " + _TERM_FREQUENCY + " AS tf OFFSET 0) f WHERE f.tf > 0) s "
         "ORDER BY s.score DESC, m.id LIMIT %s"
-    ).format(
-        where=where,
-        k1=sql.Literal(_K1),
-        b=sql.Literal(_B),
-        k1_plus_1=sql.Literal(_K1 + 1),
-    )
+    ).format(where=where)
     return query, [tenant_id, words, tenant_id, tenant_id, *params, limit]
+
+
+def phrase_query_sql() -> str:
+    """A tsquery of the words of ``%s`` one after the other (``<->``), as the tsvector
+    holds them ('' when they have no lexeme)."""
+    return (
+        "(SELECT coalesce(string_agg(quote_literal(t.lexeme), ' <-> ' ORDER BY p), '')::tsquery "
+        "FROM unnest(notecite_fts_words(%s)) t, unnest(t.positions) p)"
+    )
 
 
 def _model_condition(model_id: str, dimensions: int, alias: str = "e") -> sql.Composed:

@@ -28,6 +28,7 @@ from notecite.store.postgres.search import (
     hnsw_index_name,
     hnsw_index_sql,
     lexical_query,
+    phrase_query_sql,
     scores_query,
     sentence_scores_query,
     tsquery_text,
@@ -624,7 +625,7 @@ class PostgresStore:
         join = "JOIN notes n ON n.tenant_id = c.tenant_id AND n.id = c.note_id"
         query = sql.SQL(
             "SELECT 1 FROM chunks c " + join + " "
-            "WHERE c.tenant_id = %s AND c.tsv @@ phraseto_tsquery('english', %s) {} LIMIT 1"
+            "WHERE c.tenant_id = %s AND c.tsv @@ " + phrase_query_sql() + " {} LIMIT 1"
         ).format(where)
         found = set()
         with self._tx() as conn:

@@ -19,6 +19,7 @@ from notecite.errors import StoreError, VaultError
 from notecite.filters import Condition
 from notecite.filters.model import NEGATED, positive
 from notecite.store.base import NoteState, StoredChunk
+from notecite.store.fulltext import QUERY_STOPWORDS, query_words
 from notecite.store.rows import STORED_CHUNK_COLUMNS, failure_note, stored_chunk
 from notecite.store.sqlite import index_runs
 from notecite.store.sqlite.connection import SQLiteConnection
@@ -58,19 +59,12 @@ logger = logging.getLogger(__name__)
 _FTS_TOKEN = re.compile(r"\w+", re.UNICODE)
 # Rows fetched at a time while the vector matrix is loaded.
 _LOAD_BLOCK = 4096
-# Function words carry no signal for BM25 and slow FTS5 OR-queries down.
-_FTS_STOPWORD_TEXT = (
-    "a an and are as at be by for from has have how i in is it of on or that the "
-    "this to was were what when where which who why will with do does did my me you your"
-)
-_FTS_STOPWORDS = frozenset(_FTS_STOPWORD_TEXT.split())
+_FTS_STOPWORDS = QUERY_STOPWORDS
 
 
 def fts_query(text: str) -> str:
     """A safe FTS5 MATCH expression: the query's words, quoted, OR-ed."""
-    words = [w.lower() for w in _FTS_TOKEN.findall(text)]
-    kept = [w for w in words if w not in _FTS_STOPWORDS] or words
-    unique = list(dict.fromkeys(kept))
+    unique = query_words([w.lower() for w in _FTS_TOKEN.findall(text)])
     return " OR ".join('"' + w.replace('"', '""') + '"' for w in unique)
 
 
