@@ -242,6 +242,12 @@ class RetrievalSettings(_Section):
     rrf_k: int = Field(default=60, ge=1)
     recency_half_life_days: float = Field(default=365.0, gt=0)
     time_hint_recency_weight: float = Field(default=0.35, ge=0)
+    release_weight: float = Field(
+        default=1.6,
+        ge=0,
+        description="weight of release notes' candidates when a question asks in which "
+        "release or version, or when, something arrived (1 = off)",
+    )
     doc_type_weights: dict[str, float] = Field(
         default_factory=lambda: {
             "profile": 1.15,

@@ -63,6 +63,7 @@ def context_pieces(kept: Sequence[Candidate]) -> list[ContextPiece]:
             text=c.chunk.text,
             line_start=c.chunk.line_start,
             line_end=c.chunk.line_end,
+            title=c.chunk.title,
         )
         for i, c in enumerate(kept)
     ]

@@ -133,7 +133,8 @@ def test_the_model_gets_the_numbered_prompt_with_the_kept_chunks(make_engine: Ma
     assert [s.cid for s in call.sources] == [f"N{i}" for i in range(1, len(kept) + 1)]
     assert [s.text for s in call.sources] == [c.text for c in kept]
     for number, chunk in enumerate(kept, start=1):
-        assert f"[N{number}] {chunk.vault}/{chunk.rel_path} | " in user.content
+        # one vault: the header names the note's path without its .md
+        assert f"[N{number}] {chunk.rel_path.removesuffix('.md')} | " in user.content
     assert f"Question: {APOLLO}" in user.content
 
 

@@ -62,6 +62,15 @@ def test_every_citation_it_writes_is_valid(style: str) -> None:
     assert set(result.cited) == {"N1", "N2", "N3"}
 
 
+def test_one_shared_word_is_enough_only_in_the_best_ranked_source() -> None:
+    # five question terms: a sentence must share two of them, or one in the first source
+    answer = ExtractiveLLM().generate(request("Which room did facilities reserve for the review?"))
+    assert "The room is booked [N1]." in answer  # shares "room" only
+    assert "Thursday" not in answer  # shares "review" only, in the second source
+    answer = ExtractiveLLM().generate(request("Which pizza place catered the kickoff?"))
+    assert answer == FALLBACK_ANSWER  # "pizza" alone, in the second source: not an answer
+
+
 def test_no_shared_word_gives_the_fallback_answer() -> None:
     assert ExtractiveLLM().generate(request("quantum chromodynamics")) == FALLBACK_ANSWER
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from notecite.generate.base import ContextSource
 from notecite.generate.grounding import Grounder, content_terms, locate, split_claims
 
@@ -74,6 +76,64 @@ def test_a_wrong_number_is_not_supported_and_the_claim_goes() -> None:
     assert [c.status for c in grounding.claims] == ["supported", "unsupported"]
     assert grounding.text == "The launch is on March 14 [N1]."
     assert grounding.removed == 1
+
+
+def test_a_line_is_read_under_its_notes_title() -> None:
+    release = ContextSource(
+        "N1",
+        "d",
+        "changelog.release.2021-06-21.md",
+        "### Highlights",
+        "- **Calendar view for daily journal.** See every journal note at a glance.",
+        line_start=14,
+        title="0.47",
+    )
+    answer = "The calendar view for the daily journal came with release 0.47 [N1]."
+    (claim,) = Grounder().ground(answer, (release,), "Which release added it?").claims
+    assert claim.status == "supported"
+    assert claim.support is not None
+    assert claim.support.line == 14
+    untitled = dataclasses.replace(release, title="")
+    (claim,) = Grounder().ground(answer, (untitled,), "Which release added it?").claims
+    assert claim.status == "unsupported"  # 0.47 is nowhere in what the model was shown
+
+
+def test_a_marker_pointing_at_a_release_note_is_repaired_with_its_title() -> None:
+    release = ContextSource(
+        "N1",
+        "d",
+        "changelog.release.2021-03-15.md",
+        "### Highlights",
+        "- **Password protected sites**: publish behind a password.",
+        line_start=9,
+        title="0.33",
+    )
+    answer = "The release that added password protection is [N1]."
+    grounding = Grounder().ground(answer, (release,), "Which release added password protection?")
+    assert grounding.text == (
+        "The release that added password protection is 0.33: "
+        "**Password protected sites**: publish behind a password [N1]."
+    )
+    grounding = Grounder().ground(answer, (release,), "How do I protect a site?")
+    assert "0.33" not in grounding.text  # not a question about a release
+
+
+def test_a_code_span_is_found_on_a_code_block_line() -> None:
+    cli = ContextSource(
+        "N1",
+        "foam",
+        "cli/daily.md",
+        "# foam daily > ## Examples",
+        "Show or create the daily note for a date.\n```bash\nfoam daily --create\n```",
+        line_start=1,
+    )
+    answer = "From the terminal, run `foam daily --create` [N1]."
+    (claim,) = Grounder().ground(answer, (cli,), "How do I make today's note?").claims
+    assert claim.status == "supported"
+    assert claim.support is not None
+    assert claim.support.line == 3
+    (claim,) = Grounder().ground(answer.replace("--create", "--new"), (cli,), "").claims
+    assert claim.status == "unsupported"
 
 
 def test_a_claim_supported_by_another_source_is_cited_to_it() -> None:

@@ -8,6 +8,7 @@ from notecite.generate.prompts import (
     answer_messages,
     context_block,
     folder_ranking_messages,
+    shown_title,
     system_prompt,
 )
 
@@ -60,12 +61,39 @@ def test_the_numbered_context_block_labels_chunks_by_their_ids() -> None:
     lines = context_block(SOURCES, "numbered").split("\n")
     assert lines[0] == "--- Context from notes ---"
     assert lines[1:4] == [
-        "[N1] work/projects/apollo.md | # Apollo > ## Launch",
+        "[N1] work/projects/apollo | Apollo > Launch",
         "On March 14.",
         "",
     ]
-    assert lines[4] == "[N2] home/readme.md | (top of note)"
+    assert lines[4] == "[N2] home/readme | (top of note)"
     assert lines[-1] == "--- End Context ---"
+
+
+def test_a_title_that_says_more_than_the_path_and_section_is_in_the_header() -> None:
+    release = ContextSource("N1", "d", "changelog.release.2021-06-21.md", "### Highlights", "x")
+    titled = ContextSource(
+        "N1", "d", release.rel_path, "### Highlights", "- Calendar view.", 5, "0.47"
+    )
+    assert context_block((titled,), "numbered").split("\n")[1] == (
+        "[N1] changelog.release.2021-06-21 (title: 0.47) | Highlights"
+    )
+    same_as_file = ContextSource(
+        "N1", "f", "user/daily-notes.md", "## Create", "x", 1, "Daily Notes"
+    )
+    same_as_heading = ContextSource(
+        "N1", "f", "index.md", "# What is Foam?", "x", 1, "What is Foam?"
+    )
+    assert shown_title(same_as_file) == shown_title(same_as_heading) == ""
+    assert shown_title(release) == ""  # no title known
+
+
+def test_one_vault_is_not_named_on_every_header_and_other_files_keep_their_extension() -> None:
+    one_vault = (
+        ContextSource("N1", "work", "projects/apollo.md", "# Apollo", "On March 14."),
+        ContextSource("N2", "work", "scans/budget.pdf", "", "40000 euros."),
+    )
+    headers = [ln for ln in context_block(one_vault, "numbered").split("\n") if ln[:2] == "[N"]
+    assert headers == ["[N1] projects/apollo | Apollo", "[N2] scans/budget.pdf | (top of note)"]
 
 
 def test_answer_messages_are_system_history_then_context_and_question() -> None:

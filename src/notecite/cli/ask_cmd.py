@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import sys
-
 import click
-from rich.console import Console
 
 from notecite.cli.checks import filter_option, non_empty, require_notes
 from notecite.cli.models_cmd import report_model_loading
 from notecite.cli.state import CliState, pass_state
+from notecite.cli.streaming import streamed_answer, streams_to_terminal
 from notecite.schemas.ask import AskRequest, AskResponse
 
 
@@ -98,29 +96,10 @@ def ask_command(
         response = state.engine.ask(request)
         click.echo(response.model_dump_json(indent=2, exclude_none=True))
         return
-    streamed = sys.stdout.isatty()
-    pieces: list[str] = []
-    # on a terminal, say what it is doing until the model's first words arrive
-    waiting = Console(stderr=True).status("searching your notes and reading them ...")
-    if streamed and sys.stderr.isatty():
-        waiting.start()
-
-    def on_token(piece: str) -> None:
-        if not pieces:
-            waiting.stop()
-        pieces.append(piece)
-        click.echo(piece, nl=False)
-
-    try:
-        response = state.engine.ask(request, on_token=on_token if streamed else None)
-    finally:
-        waiting.stop()
-    if streamed and pieces:
-        click.echo()
-        if "".join(pieces).strip() != response.answer.strip():
-            click.echo("\n(after citation checks) " + response.answer)
-    else:
-        click.echo(response.answer)
+    streamed = streams_to_terminal()
+    with streamed_answer() as printer:
+        response = state.engine.ask(request, on_token=printer.on_token if streamed else None)
+        printer.finish(response.answer)
     if response.abstained:
         click.secho(f"(abstained: {response.abstain_reason})", dim=True)
     if response.error is not None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -13,6 +12,7 @@ from notecite.chat.sessions import Sessions
 from notecite.cli.checks import filter_option, require_notes
 from notecite.cli.models_cmd import prepare_llm
 from notecite.cli.state import CliState, pass_state
+from notecite.cli.streaming import streamed_answer, streams_to_terminal
 from notecite.errors import FilterError, LLMError
 from notecite.filters import parse_filter
 from notecite.schemas.chat import (
@@ -107,19 +107,11 @@ def _answer(
     state: CliState, store: SessionStore, request: ChatRequest, streamed: bool
 ) -> ChatResponse:
     """One turn, printed as the model writes it when stdout is a terminal."""
-    pieces: list[str] = []
-
-    def on_token(piece: str) -> None:
-        pieces.append(piece)
-        click.echo(piece, nl=False)
-
-    response = state.engine.chat(request, sessions=store, on_token=on_token if streamed else None)
-    if streamed and pieces:
-        click.echo()
-        if "".join(pieces).strip() != response.answer.strip():
-            click.echo("(after citation checks) " + response.answer)
-    else:
-        click.echo(response.answer)
+    with streamed_answer() as printer:
+        response = state.engine.chat(
+            request, sessions=store, on_token=printer.on_token if streamed else None
+        )
+        printer.finish(response.answer, note="(after citation checks) ")
     return response
 
 
@@ -155,7 +147,7 @@ def chat_command(
         if session_id is not None:
             session = _sessions(state, store).get(session_id)
             click.echo(f"Resuming {session.title!r} ({session.message_count} messages).")
-        streamed = sys.stdout.isatty()
+        streamed = streams_to_terminal()
         while True:
             try:
                 line = click.prompt("you", default="", show_default=False, prompt_suffix="> ")

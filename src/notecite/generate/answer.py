@@ -125,7 +125,7 @@ def context_sources(
     if budget.evidence_tokens is not None and blocks:
         blocks = select_evidence(blocks, question, budget.evidence_tokens, count_tokens)
     sources = tuple(
-        ContextSource(f"N{n}", b.vault, b.rel_path, b.heading_path, b.text, b.line_start)
+        ContextSource(f"N{n}", b.vault, b.rel_path, b.heading_path, b.text, b.line_start, b.title)
         for n, b in enumerate(blocks, start=1)
     )
     members = {s.cid: sorted(b.members) for s, b in zip(sources, blocks, strict=True)}

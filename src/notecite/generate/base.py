@@ -25,6 +25,7 @@ class ContextSource:
     heading_path: str
     text: str
     line_start: int = 0  # the note line of the text's first line (0: unknown)
+    title: str = ""  # the note's title (frontmatter or first heading), when known
 
 
 @dataclass

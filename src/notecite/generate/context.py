@@ -27,6 +27,7 @@ class ContextPiece:
     text: str
     line_start: int
     line_end: int
+    title: str = ""
 
 
 @dataclass
@@ -40,6 +41,7 @@ class ContextBlock:
     line_end: int
     lines: list[str]
     members: list[int] = field(default_factory=list)
+    title: str = ""
 
     @property
     def text(self) -> str:
@@ -115,6 +117,7 @@ def merge_pieces(pieces: Sequence[ContextPiece]) -> list[ContextBlock]:
                         piece.line_end,
                         piece.text.split("\n"),
                         [piece.index],
+                        piece.title,
                     )
                 )
         ranked.extend((min(b.members), b) for b in blocks)

@@ -1,9 +1,10 @@
 """Claim-level grounding: every claim of an answer is matched to a line of the notes.
 
 The answer is split into claims (sentences and list items, each with the ``[Nk]`` markers
-written after it). A claim's support in a source is its best line of that source, scored by
-how many of the claim's content terms the line holds (numbers, code spans and names must
-be there; common words count less), optionally mixed with the cosine of their vectors.
+written after it). A claim's support in a source is its best line of that source (read under
+the note's title and section), scored by how many of the claim's content terms the line holds
+(numbers, code spans and names must be there; common words count less), optionally mixed
+with the cosine of their vectors.
 A claim is:
 
 - ``supported`` by a source it cites (or, citing none, by any source, which it then cites);
@@ -13,8 +14,9 @@ A claim is:
   term of its own (a lead-in such as "Here is what the notes say:").
 
 A claim whose content is only its marker ("The version is [N3].") is repaired with the
-supporting line of the cited source. Each supported claim keeps its supporting line, so a
-reference can point at the exact line.
+supporting line of the cited source (and, for a question about a release, with the title of
+the release note it points to: "The release is 0.33: ..."). Each supported claim keeps its
+supporting line, so a reference can point at the exact line.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from typing import Literal
 import numpy as np
 
 from notecite.generate.base import ContextSource
+from notecite.retrieve.releases import asks_when_released, is_release_note
 from notecite.retrieve.terms import STOPWORDS, stem
 
 Embed = Callable[[Sequence[str]], np.ndarray]
@@ -193,15 +196,17 @@ def _points_only(claim: Claim) -> bool:
     return bool(claim.cids) and bool(_DANGLING.search(claim.body.rstrip(" .!?;")))
 
 
-def _score(claim: dict[str, float], line: set[str]) -> float:
+def _score(claim: dict[str, float], line: set[str], text: str = "") -> float:
     """The weighted share of the claim's terms the line holds; 0 when a number or code span
-    of the claim is missing from the line."""
+    of the claim is missing from the line. A code-like term (``foam daily --create``,
+    ``Alt+D``) is also held when the line's ``text`` (lower case) has it verbatim: a line of
+    a code block carries no backticks to make it a term."""
     total = sum(claim.values())
     if not total:
         return 0.0
     held = 0.0
     for term, weight in claim.items():
-        if term in line:
+        if term in line or (text and not term.isalnum() and term in text):
             held += weight
         elif weight == 2.0 and (term[0].isdigit() or " " in term):
             return 0.0
@@ -230,7 +235,12 @@ class Grounder:
         claims = split_claims(answer)
         question_terms = set(content_terms(question))
         cosines = self._cosines(claims, lines)
-        held = {cid: [line_terms(text) for text, _ in found] for cid, found in lines.items()}
+        # a line is read under its note's title and section ("0.47" > "Highlights")
+        framing = {s.cid: line_terms(f"{s.title}\n{s.heading_path}") for s in sources}
+        held = {
+            cid: [line_terms(text) | framing[cid] for text, _ in found]
+            for cid, found in lines.items()
+        }
         grounded: list[GroundedClaim] = []
         for number, claim in enumerate(claims):
             every = content_terms(claim.content)
@@ -244,7 +254,8 @@ class Grounder:
             best: dict[str, SupportLine] = {}
             for cid, found in lines.items():
                 for index, (text, line) in enumerate(found):
-                    score = (1 - self._cosine_weight) * _score(terms, held[cid][index])
+                    support = _score(terms, held[cid][index], text.lower())
+                    score = (1 - self._cosine_weight) * support
                     score += self._cosine_weight * cosines.get((number, cid, index), 0.0)
                     if cid not in best or score > best[cid].score:
                         best[cid] = SupportLine(cid, text, line, round(score, 4))
@@ -283,7 +294,7 @@ class Grounder:
         wanted = {**content_terms(question)}
         wanted.update({t: 2 * w for t, w in content_terms(claim.content).items()})
         scored = [
-            (_score(wanted, line_terms(text)), text, line)
+            (_score(wanted, line_terms(text), text.lower()), text, line)
             for text, line in _lines(by_cid[cid], pairs=False)
         ]
         if not scored:
@@ -291,6 +302,13 @@ class Grounder:
         score, text, line = max(scored, key=lambda s: s[0])
         support = SupportLine(cid, text, line, round(score, 4))
         body = claim.body.rstrip(" .:")
+        source = by_cid[cid]
+        if (
+            source.title
+            and asks_when_released(question)
+            and is_release_note(source.rel_path, source.title)
+        ):  # "The release that added it is [N3]": the release note's title names it
+            body = f"{body} {source.title}"
         repaired = Claim(f"{body}: {text.rstrip('.')} [{cid}].", (cid,))
         return GroundedClaim(repaired, "supported", score, support, [cid], repaired=True)
 

@@ -42,6 +42,7 @@ _LABEL = re.compile(
     re.IGNORECASE,
 )
 _FENCE = re.compile(r"-{3,}\s*(?:end\s+)?context\b[^\n]*", re.IGNORECASE)
+_NON_WORD = re.compile(r"[\W_]+")
 _FIELD = re.compile(
     r"^(\s*)((?:content|section|question|system|assistant|user|instructions?)\s*:)",
     re.IGNORECASE | re.MULTILINE,
@@ -60,14 +61,37 @@ def as_data(text: str) -> str:
     return _FIELD.sub(r"\1> \2", text)
 
 
+def _plain(text: str) -> str:
+    return " ".join(_NON_WORD.split(text.lower())).strip()
+
+
+def shown_title(source: ContextSource) -> str:
+    """The note's title when it tells the model more than the file name and the section do
+    (a release note titled "0.47", a meeting note titled with its subject), else ""."""
+    title = source.title.strip()
+    if not title:
+        return ""
+    plain = _plain(title)
+    stem = source.rel_path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+    if not plain or plain == _plain(stem) or plain in _plain(source.heading_path):
+        return ""
+    return title
+
+
 def system_prompt(citation_style: str) -> str:
     """The verbatim system prompt, plus the citation rule of the numbered style."""
     return SYSTEM_PROMPT + (NUMBERED_RULE if citation_style == "numbered" else "")
 
 
+def plain_section(heading_path: str) -> str:
+    """A heading path without its ``#`` marks: "Daily Notes > Creating Daily Notes"."""
+    return " > ".join(part.strip().lstrip("#").strip() for part in heading_path.split(" > "))
+
+
 def context_block(sources: Sequence[ContextSource], citation_style: str) -> str:
     """The context as the model sees it (the seed format for ``file_section``)."""
     lines = ["--- Context from notes ---"]
+    several_vaults = len({source.vault for source in sources}) > 1
     for number, source in enumerate(sources, start=1):
         section = as_data(source.heading_path) or TOP_OF_NOTE
         if citation_style == "file_section":
@@ -75,8 +99,13 @@ def context_block(sources: Sequence[ContextSource], citation_style: str) -> str:
             lines.append(f"[Vault: {source.vault}] File: {source.rel_path}")
             lines.append(f"Section: {section}")
             lines.append(f"Content: {as_data(source.text)}")
-        else:  # one header line a source: every token of the prompt is waiting time
-            lines.append(f"[{source.cid}] {source.vault}/{source.rel_path} | {section}")
+        else:  # one short header line a source: every token of the prompt is waiting time
+            title = shown_title(source)
+            named = f" (title: {as_data(title)})" if title else ""
+            path = source.rel_path.removesuffix(".md")  # a markdown note: its name says enough
+            where = f"{source.vault}/{path}" if several_vaults else path
+            heading = as_data(plain_section(source.heading_path)) or TOP_OF_NOTE
+            lines.append(f"[{source.cid}] {where}{named} | {heading}")
             lines.append(as_data(source.text))
         lines.append("")
     lines.append("--- End Context ---")

@@ -20,6 +20,7 @@ from notecite.filters import Condition
 from notecite.retrieve.field_weights import candidate_weights, split_weights
 from notecite.retrieve.folders import Scope
 from notecite.retrieve.fusion import FusionWeights, fuse, min_max
+from notecite.retrieve.releases import asks_when_released, is_release_note
 from notecite.retrieve.rerank import final_score, lexical_score
 from notecite.retrieve.rerankers.base import Passage, Reranker
 from notecite.retrieve.timehints import TimeRange
@@ -75,6 +76,7 @@ class RetrievalOptions:
     sentence_weight: float = 0.0
     recency_half_life_days: float = 365.0
     time_hint_recency_weight: float = 0.35
+    release_weight: float = 1.0
     doc_type_weights: Mapping[str, float] = field(default_factory=dict)
     # [retrieval.weights.<key>] of every key but type (its weights are doc_type_weights)
     field_weights: Mapping[str, Mapping[str, float]] = field(default_factory=dict)
@@ -95,6 +97,7 @@ class RetrievalOptions:
             sentence_weight=r.sentence_weight,
             recency_half_life_days=r.recency_half_life_days,
             time_hint_recency_weight=r.time_hint_recency_weight,
+            release_weight=r.release_weight,
             doc_type_weights=types,
             field_weights=others,
             max_candidates=settings.ask.max_candidates,
@@ -230,12 +233,19 @@ class Retriever:
         note_weights = candidate_weights(
             self._store, chunks, options.doc_type_weights, options.field_weights
         )
+        releases = options.release_weight != 1.0 and asks_when_released(question)
+        if releases:
+            notes.append(
+                f"a question about a release: release notes weighted x{options.release_weight:g}"
+            )
         candidates = []
         for rowid, score in fused.items():
             chunk = chunks.get(rowid)
             if chunk is None:
                 continue
             type_weight = note_weights.get(rowid, 1.0)
+            if releases and is_release_note(chunk.rel_path, chunk.title):
+                type_weight *= options.release_weight
             candidates.append(
                 Candidate(
                     rowid=rowid,
