@@ -56,6 +56,7 @@ def ask(page: Page, text: str) -> None:
     page.fill("#message", text)
     page.press("#message", "Enter")
     expect(done).to_have_count(before + 1, timeout=60_000)
+    expect(page.locator("#composer")).to_have_attribute("data-state", "idle")
 
 
 def ready(page: Page, path: str) -> None:
@@ -107,6 +108,7 @@ def take(out: Path, base_url: str) -> None:
         expect(page.locator(".card.vault .progress").first).to_have_attribute(
             "data-state", "done", timeout=60_000
         )
+        page.wait_for_timeout(400)  # the progress bar's last transition
         page.screenshot(path=out / "index.png")
 
         ready(page, chat_url)

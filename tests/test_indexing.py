@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import shutil
@@ -251,9 +252,15 @@ def test_second_run_changes_nothing(indexed: Indexed) -> None:
         assert (report.added, report.updated, report.removed, report.failed) == (0, 0, 0, 0)
         assert report.chunks_embedded == 0
     assert counting.documents == []
-    # the index is the same (the caches' counters are the engines' own, not the index's)
-    assert (after.vaults, after.embedder_model, after.embedder_dimensions) == (
-        before.vaults,
+    # the index is the same (the caches' counters are the engines' own, not the index's);
+    # only the time of the last run moved on
+    assert all(
+        a.indexed_at is not None and b.indexed_at is not None and a.indexed_at >= b.indexed_at
+        for a, b in zip(after.vaults, before.vaults, strict=True)
+    )
+    unstamped = [dataclasses.replace(v, indexed_at=None) for v in after.vaults]
+    assert (unstamped, after.embedder_model, after.embedder_dimensions) == (
+        [dataclasses.replace(v, indexed_at=None) for v in before.vaults],
         before.embedder_model,
         before.embedder_dimensions,
     )

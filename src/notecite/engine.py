@@ -11,6 +11,7 @@ import threading
 import time
 from collections.abc import Sequence
 from dataclasses import replace
+from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
 
@@ -31,7 +32,7 @@ from notecite.retrieve.rerankers import Reranker
 from notecite.retrieve.retriever import RetrievalOptions
 from notecite.retrieve.stage import RetrievalStage, Retrieved
 from notecite.schemas.ask import AskRequest, AskResponse, DebugInfo
-from notecite.store.base import Store, bulk_load, index_lock
+from notecite.store.base import Store, bulk_load, index_lock, index_runs, mark_indexed
 from notecite.store.factory import QueryLog
 from notecite.types import IndexReport, IndexStatus, SearchResult, Vault
 from notecite.wiring import Components
@@ -211,21 +212,27 @@ class Engine:
         indexer = VaultIndexer(self.store, self.embedder, self.settings.index, target, warmer, stop)
         with bulk_load(self.store):  # PostgreSQL: a first load builds its HNSW at the end
             report = indexer.run(progress)
+        if not report.interrupted:
+            mark_indexed(self.store, target.id, datetime.now(UTC))
         logger.info("%s", report.summary())
         return report
 
     def status(self) -> IndexStatus:
-        """Per-vault counts, failures and notes waiting for vectors, and the embedding model
-        of the index."""
+        """Per-vault counts, failures, notes waiting for vectors, when each was last indexed
+        and whether a run (of any process) indexes it now; the embedding model of the
+        index."""
         info = self.store.embedder_info()
         model_id = info[0] if info else self.embedder.model_id
         ids = {v.name: v.id for v in self.store.list_vaults()}
+        indexed, holders = index_runs(self.store)
         vaults = tuple(
             replace(
                 v,
                 waiting_for_vectors=len(
                     self.store.notes_waiting_for_vectors(ids[v.name], model_id)
                 ),
+                indexed_at=indexed.get(ids[v.name]),
+                indexing=holders.get(ids[v.name]),
             )
             if v.name in ids
             else v

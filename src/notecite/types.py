@@ -145,6 +145,10 @@ class VaultStatus:
     missing_vectors: int = 0
     unsplit_chunks: int = 0
     missing_sentence_vectors: int = 0
+    # The end of the vault's last complete index run (None: never, or not recorded), and
+    # who indexes it now ("pid 1234"), whichever process that is (None: no run).
+    indexed_at: datetime | None = None
+    indexing: str | None = None
 
     def gaps(self, sentence_vectors: bool = True) -> list[str]:
         """What the vault's chunks lack, each with the command that adds it ([] if nothing);

@@ -131,3 +131,48 @@ async def test_sessions_and_messages_survive_a_restart(
         assert follow_up.status_code == 200
         assert follow_up.json()["meta"]["query"].startswith("What is the Apollo budget?")
         assert (await client.get(f"/sessions/{first['sessionId']}")).json()["messageCount"] == 4
+
+
+async def test_an_edited_question_replaces_its_turn_and_every_later_one(
+    api_settings: Settings, notes_dir: Any
+) -> None:
+    async with running(api_settings) as client:
+        await add_and_index(client, "notes", notes_dir)
+        first = (await client.post("/chat", json={"message": "What is the Apollo budget?"})).json()
+        sid = first["sessionId"]
+        for message in ("When is the Apollo launch?", "Where do the tomatoes grow?"):
+            await client.post("/chat", json={"message": message, "sessionId": sid})
+        other = (await client.post("/chat", json={"message": "Hello?"})).json()["sessionId"]
+        messages = (await client.get(f"/sessions/{sid}")).json()["messages"]
+        edited = messages[2]
+        assert edited["content"] == "When is the Apollo launch?"
+
+        foreign = (await client.get(f"/sessions/{other}")).json()["messages"][0]["id"]
+        url = f"/sessions/{sid}/messages"
+        refused = await client.delete(url, params={"from": foreign})
+        assert_error(refused, 404, "SessionNotFoundError")
+        unknown = "00000000-0000-4000-8000-000000000000"
+        message = assert_error(
+            await client.delete(f"/sessions/{unknown}/messages", params={"from": edited["id"]}),
+            404,
+            "SessionNotFoundError",
+        )
+        assert unknown in message
+        assert (await client.delete(url)).status_code == 422  # which message: required
+        assert (await client.delete(url, params={"from": 0})).status_code == 422
+
+        left = await client.delete(url, params={"from": edited["id"]})
+        assert left.status_code == 200, left.text
+        assert left.json()["messageCount"] == 2
+        assert [m["content"] for m in left.json()["messages"]] == [
+            m["content"] for m in messages[:2]
+        ]
+        again = await client.post(
+            "/chat", json={"message": "What blocks the Hermes migration?", "sessionId": sid}
+        )
+        assert again.status_code == 200
+        stored = (await client.get(f"/sessions/{sid}")).json()["messages"]
+        assert [m["content"] for m in stored if m["role"] == "user"] == [
+            "What is the Apollo budget?",
+            "What blocks the Hermes migration?",
+        ]

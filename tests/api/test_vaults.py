@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import httpx
@@ -19,6 +20,9 @@ async def test_an_indexed_vault_is_listed_with_its_counts(indexed: httpx.AsyncCl
     assert vault["notes"] == len(NOTES)
     assert vault["chunks"] >= len(NOTES)
     assert vault["failed"] == []
+    indexed_at = datetime.fromisoformat(vault["indexed_at"])  # the run just done
+    assert abs(datetime.now(UTC) - indexed_at) < timedelta(minutes=5)
+    assert vault["indexing"] is None
 
 
 async def test_an_index_run_reports_progress_and_its_report(
@@ -32,6 +36,8 @@ async def test_an_index_run_reports_progress_and_its_report(
         "notes": 0,
         "chunks": 0,
         "failed": [],
+        "indexed_at": None,
+        "indexing": None,
     }
     idle = (await client.get("/vaults/notes/index")).json()
     assert (idle["state"], idle["done"], idle["report"]) == ("idle", 0, None)

@@ -137,6 +137,39 @@ class SessionStoreContract:
         assert store.messages(session.id) == []
         assert [m.content for m in store.messages(other.id)] == ["elsewhere"]
 
+    def test_truncate_removes_a_message_and_every_later_one(
+        self, open_sessions: OpenSessions
+    ) -> None:
+        store = open_sessions()
+        session = store.create_session("s", SETTINGS)
+        other = store.create_session("other", SETTINGS)
+        turns = [user("q1"), NewMessageRecord(role="assistant", content="a1")]
+        store.add_messages(session.id, turns)
+        edited, _ = store.add_messages(
+            session.id, [user("q2"), NewMessageRecord(role="assistant", content="a2")]
+        )
+        store.add_messages(session.id, [user("q3")])
+        (elsewhere,) = store.add_messages(other.id, [user("elsewhere")])
+        before = store.get_session(session.id)
+        assert before is not None
+
+        assert store.truncate_messages(session.id, elsewhere.id) is False  # not its message
+        assert store.truncate_messages("no-such-session", edited.id) is False
+        assert store.truncate_messages(session.id, edited.id) is True
+        assert [m.content for m in store.messages(session.id)] == ["q1", "a1"]
+        assert [m.content for m in store.messages(other.id)] == ["elsewhere"]
+        after = store.get_session(session.id)
+        assert after is not None
+        assert after.message_count == 2
+        assert after.updated_at >= before.updated_at
+        assert store.truncate_messages(session.id, edited.id) is False  # gone already
+        (again,) = store.add_messages(session.id, [user("q2, edited")])
+        assert [m.content for m in store.messages(session.id)] == ["q1", "a1", "q2, edited"]
+
+        intruder = open_sessions(tenant_id=2)
+        assert intruder.truncate_messages(session.id, again.id) is False
+        assert len(store.messages(session.id)) == 3
+
     def test_adding_to_an_unknown_session_is_an_error(self, open_sessions: OpenSessions) -> None:
         store = open_sessions()
         with pytest.raises(StoreError, match="vanished"):

@@ -126,3 +126,15 @@ def test_chat_banner_help_and_sections_in_references(run: CliRun) -> None:
     assert re.match(r"\[N1\] notes/projects/apollo\.md:\d+ > .+", refs[0]), refs
     cids = [int(m) for m in re.findall(r"^\[N(\d+)\]", "\n".join(refs), flags=re.MULTILINE)]
     assert cids == sorted(cids)
+
+
+def test_sessions_commands_do_not_load_the_model(tmp_path: Path) -> None:
+    """Listing, showing or deleting sessions answers nothing: no model is loaded for it."""
+    run = CliRun(tmp_path / "home", llm="local")
+    env = {"NOTECITE_GENERATION__MODEL": "smollm2"}
+    listed = run("sessions", "list", env=env)
+    assert listed.output.strip() == "No chat sessions yet; start one with: notecite chat"
+    shown = run("sessions", "show", "nope", env=env, code=1)
+    deleted = run("sessions", "delete", "nope", env=env, code=1)
+    for result in (listed, shown, deleted):
+        assert "model" not in result.output, result.output

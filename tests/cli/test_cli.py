@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import re
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -10,8 +13,10 @@ import click
 import pytest
 from click.testing import CliRunner
 
+from notecite import Engine
 from notecite.cli.main import cli
-from notecite.testing import CliRun, write_files
+from notecite.store.base import index_lock
+from notecite.testing import CliRun, hash_settings, write_files
 
 NOTES = {
     "projects/atlas.md": (
@@ -108,6 +113,8 @@ def test_index_path_then_status_json(run: CliRun, vault: Path) -> None:
         "unsplit_chunks",
         "missing_sentence_vectors",
         "gaps",
+        "indexed_at",
+        "indexing",
     }
     assert (entry["missing_vectors"], entry["missing_sentence_vectors"], entry["gaps"]) == (
         0,
@@ -121,15 +128,32 @@ def test_index_path_then_status_json(run: CliRun, vault: Path) -> None:
     assert entry["chunks"] >= 4
     assert entry["failed"] == [{"rel_path": "empty.md", "reason": "empty file"}]
     assert status["embedder"] == {"model": "hash-256", "dimensions": 256}
+    assert entry["indexing"] is None
+    indexed = datetime.fromisoformat(entry["indexed_at"])
+    assert abs(datetime.now(UTC) - indexed) < timedelta(minutes=5)
 
 
 def test_status_text(run: CliRun, indexed: Path) -> None:
     out = run("status").output
     assert "embedding model: hash-256, 256 dimensions" in out
     assert "notes: 4 notes" in out
+    assert re.search(r"\n  last indexed: \d{4}-\d\d-\d\d \d\d:\d\d\n", out), out
+    assert "being indexed now" not in out
     assert "cache " not in out
     verbose = run("status", "--verbose").output
     assert "cache query_embeddings: 0/100 entries, 0 hits, 0 misses (0% hit rate)" in verbose
+
+
+def test_status_names_a_run_going_on(run: CliRun, indexed: Path) -> None:
+    """A run of another process (here: its index lock, held by this test) shows in status."""
+    with Engine(hash_settings(run.home)) as engine:
+        vault = engine.vault("notes")
+        with index_lock(engine.store, [(vault.id, vault.name)], 0):
+            out = run("status").output
+            status = json.loads(run("status", "--json").stdout)
+    assert f"; being indexed now (pid {os.getpid()})" in out
+    assert status["vaults"][0]["indexing"] == f"pid {os.getpid()}"
+    assert "being indexed now" not in run("status").output
 
 
 def test_status_before_anything_is_indexed(run: CliRun) -> None:

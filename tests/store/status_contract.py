@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import os
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from notecite.store.base import Store
+from notecite.store.base import IndexLockable, IndexRuns, Store
 from tests.store.contract import DIMS, MODEL, make_chunk, make_record, unit
 
 LONG = " ".join(f"word{i}" for i in range(90))  # more than 80 words: two windows or more
@@ -49,3 +51,46 @@ class VectorGapsContract:
             0,
         )
         assert after.gaps() == []
+
+
+class IndexRunsContract:
+    """When each vault was last indexed, and which vaults a run holds now."""
+
+    def test_index_times_are_kept_per_vault_and_forgotten_with_it(
+        self, store: Store, tmp_path: Path
+    ) -> None:
+        assert isinstance(store, IndexRuns)
+        first = store.add_vault("first", tmp_path / "first")
+        second = store.add_vault("second", tmp_path / "second")
+        assert store.last_indexed() == {}
+        when = datetime(2026, 11, 23, 21, 30, tzinfo=UTC)
+        store.mark_indexed(first.id, when)
+        store.mark_indexed(second.id, when)
+        later = when + timedelta(minutes=5)
+        store.mark_indexed(first.id, later)
+        assert store.last_indexed() == {first.id: later, second.id: when}
+
+        store.remove_vault("second")
+        assert store.last_indexed() == {first.id: later}
+        again = store.add_vault("second", tmp_path / "second")  # may reuse the id
+        assert store.last_indexed() == {first.id: later}
+        store.clear_index()  # an index cleared for a rebuild is not "indexed" any more
+        assert store.last_indexed() == {}
+        assert again.id not in store.index_holders()
+
+    def test_a_held_index_lock_is_seen_without_waiting(self, store: Store, tmp_path: Path) -> None:
+        assert isinstance(store, IndexRuns)
+        assert isinstance(store, IndexLockable)
+        busy = store.add_vault("busy", tmp_path / "busy")
+        idle = store.add_vault("idle", tmp_path / "idle")
+        assert store.index_holders() == {}
+        with store.index_lock([(busy.id, "busy")], 0):
+            holders = store.index_holders()
+            assert set(holders) == {busy.id}
+            assert holders[busy.id] in {f"pid {os.getpid()}", "unknown"}
+            # looking took nothing a run needs: the other vault can be locked at once
+            with store.index_lock([(idle.id, "idle")], 0):
+                assert set(store.index_holders()) == {busy.id, idle.id}
+        assert store.index_holders() == {}
+        with store.index_lock([(busy.id, "busy")], 0):  # and the lock is free again
+            pass

@@ -13,10 +13,10 @@ from notecite.store.sqlite.migrations import MIGRATIONS, migrate
 from notecite.store.sqlite.vectors import folder_matches
 from tests.store.contract import StoreContract, StoreFactory
 from tests.store.ranking_contract import RankingContract
-from tests.store.status_contract import VectorGapsContract
+from tests.store.status_contract import IndexRunsContract, VectorGapsContract
 
 
-class TestSQLiteStore(StoreContract, RankingContract, VectorGapsContract):
+class TestSQLiteStore(StoreContract, RankingContract, VectorGapsContract, IndexRunsContract):
     @pytest.fixture
     def store_factory(self, tmp_path: Path) -> StoreFactory:
         return lambda: SQLiteStore(tmp_path / "index" / "notecite.db")

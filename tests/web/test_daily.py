@@ -17,7 +17,7 @@ from notecite.testing import hash_settings, write_files
 from tests.api.test_socket import serving
 from tests.chat.notes import NOTES
 from tests.web.conftest import watch
-from tests.web.test_page import ask, open_chat
+from tests.web.test_page import ask, idle, new_session, open_chat, session_id
 
 pytestmark = pytest.mark.browser
 
@@ -47,7 +47,7 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield url
 
 
-def test_copy_and_regenerate(page: Page) -> None:
+def test_copy_and_regenerate(page: Page, base_url: str) -> None:
     page.context.grant_permissions(["clipboard-read", "clipboard-write"])
     open_chat(page)
     answer = ask(page, "What is the Apollo budget?")
@@ -58,24 +58,83 @@ def test_copy_and_regenerate(page: Page) -> None:
     assert "40000 euros" in copied
     assert copied.startswith("Extractive answer")
 
+    ask(page, "When is the Apollo launch?")
     done = page.locator("#messages .message.assistant:not(.streaming)")
-    answer.locator(".actions button.regenerate").click()
-    expect(done).to_have_count(2)
-    expect(page.locator("#messages .message.user .bubble")).to_have_text(
-        ["What is the Apollo budget?"] * 2
-    )
-    expect(done.last.locator(".bubble")).to_contain_text("40000 euros")
     # only the last answer offers Regenerate
     expect(done.first.locator("button.regenerate")).to_be_hidden()
+    done.last.locator(".actions button.regenerate").click()
+    idle(page)
+    expect(done).to_have_count(2)  # the answer is replaced, not a third one added
+    expect(page.locator("#messages .message.user .bubble")).to_have_text(
+        ["What is the Apollo budget?", "When is the Apollo launch?"]
+    )
+    expect(done.last.locator(".bubble")).to_contain_text("March 14")
     expect(done.last.locator("button.regenerate")).to_be_visible()
+    assert_stored(
+        base_url,
+        page,
+        [
+            ("user", "What is the Apollo budget?"),
+            ("assistant", "40000 euros"),
+            ("user", "When is the Apollo launch?"),
+            ("assistant", "March 14"),
+        ],
+    )
 
 
-def test_edit_puts_the_question_back_in_the_composer(page: Page) -> None:
+def test_edit_and_send_replaces_the_turn_and_what_followed(page: Page, base_url: str) -> None:
     open_chat(page)
+    new_session(page)
+    ask(page, "What is the Apollo budget?")
     ask(page, "When is the Apollo launch?")
-    page.locator("#messages .message.user .actions button.edit").last.click()
-    expect(page.locator("#message")).to_have_value("When is the Apollo launch?")
-    expect(page.locator("#message")).to_be_focused()
+    ask(page, "Where do the tomatoes grow?")
+    questions = page.locator("#messages .message.user")
+    questions.nth(1).locator(".actions button.edit").click()
+    box = questions.nth(1).locator("textarea.edit-box")
+    expect(box).to_be_focused()
+    expect(box).to_have_value("When is the Apollo launch?")
+    box.press("Escape")  # cancel: nothing changes
+    expect(questions.nth(1).locator(".bubble")).to_have_text("When is the Apollo launch?")
+    expect(questions).to_have_count(3)
+
+    questions.nth(1).locator(".actions button.edit").click()
+    box.fill("What blocks the Hermes migration?")
+    questions.nth(1).locator("button.edit-send").click()
+    idle(page)
+    expect(questions.locator(".bubble")).to_have_text(
+        ["What is the Apollo budget?", "What blocks the Hermes migration?"]
+    )
+    answers = page.locator("#messages .message.assistant")
+    expect(answers).to_have_count(2)
+    expect(answers.last.locator(".bubble")).to_contain_text("vendor contract")
+    assert_stored(
+        base_url,
+        page,
+        [
+            ("user", "What is the Apollo budget?"),
+            ("assistant", "40000 euros"),
+            ("user", "What blocks the Hermes migration?"),
+            ("assistant", "vendor contract"),
+        ],
+    )
+    page.reload()  # what is stored is what the page showed
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    expect(questions.locator(".bubble")).to_have_text(
+        ["What is the Apollo budget?", "What blocks the Hermes migration?"]
+    )
+    expect(answers).to_have_count(2)
+
+
+def assert_stored(base_url: str, page: Page, expected: list[tuple[str, str]]) -> None:
+    """The page's session as stored: these roles in order, each question as written and
+    each answer holding the expected text."""
+    messages = httpx.get(f"{base_url}/sessions/{session_id(page)}").json()["messages"]
+    assert [m["role"] for m in messages] == [role for role, _ in expected], messages
+    for message, (role, text) in zip(messages, expected, strict=True):
+        if role == "user":
+            assert message["content"] == text
+        else:
+            assert text in message["content"], message["content"]
 
 
 def test_a_note_shows_its_picture_and_links_to_its_neighbours(page: Page, base_url: str) -> None:

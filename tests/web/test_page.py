@@ -27,13 +27,21 @@ def open_chat(page: Page, path: str = "/") -> None:
 
 
 def ask(page: Page, text: str) -> Locator:
-    """Type ``text``, press Enter, wait for the final answer; return its message."""
+    """Type ``text``, press Enter, wait for the final answer and for the page to have read
+    back the stored turn (the composer idle again); return the answer's message."""
     done = page.locator("#messages .message.assistant:not(.streaming)")
     before = done.count()
     page.fill("#message", text)
     page.press("#message", "Enter")
     expect(done).to_have_count(before + 1)
+    idle(page)
     return done.last
+
+
+def idle(page: Page) -> None:
+    """Wait until the page is done with the turn at hand: the answer is shown, the stored
+    session read back and the session list drawn again."""
+    expect(page.locator("#composer")).to_have_attribute("data-state", "idle")
 
 
 def new_session(page: Page) -> str:
@@ -204,6 +212,65 @@ def test_a_list_redraw_during_a_rename_keeps_the_input(page: Page) -> None:
     rename.fill("Launch plans")
     rename.press("Enter")
     expect(entry.locator(".session-title")).to_have_text("Launch plans")
+
+
+def test_a_session_opened_right_after_an_answer_stays_open(page: Page) -> None:
+    """The race behind the flaky rename test: after an answer the page reads its session back
+    and draws the list again; a session opened in between was replaced by the one answered,
+    and the list was drawn again under the next click. Here that read-back is held until
+    the other session is open."""
+    open_chat(page)
+    first = new_session(page)
+    ask(page, "When is the Apollo launch?")
+    second = new_session(page)
+    held: list[Route] = []
+
+    def hold_reads(route: Route) -> None:
+        if route.request.method == "GET":
+            held.append(route)
+        else:
+            route.continue_()
+
+    read_back = re.compile(rf"/sessions/{second}$")
+    page.route(read_back, hold_reads)
+    done = page.locator("#messages .message.assistant:not(.streaming)")
+    page.fill("#message", "Where do the tomatoes grow?")
+    page.press("#message", "Enter")
+    expect(done).to_have_count(1)
+    while not held:
+        page.wait_for_timeout(20)
+    entry = page.locator(f'#session-list li[data-id="{first}"]')
+    entry.locator(".session-title").click()
+    expect(entry).to_have_attribute("aria-current", "true")
+    expect(page.locator("#messages .message.user .bubble")).to_have_text(
+        ["When is the Apollo launch?"]
+    )
+    for route in held:
+        route.continue_()
+    page.unroute(read_back)
+    idle(page)
+    expect(page.locator("#session-title")).to_have_text("When is the Apollo launch?")
+    expect(entry).to_have_attribute("aria-current", "true")
+    expect(page.locator(f'#session-list li[data-id="{second}"]')).not_to_have_attribute(
+        "aria-current", "true"
+    )
+    assert session_id(page) == first
+
+
+def test_the_session_list_is_updated_in_place(page: Page) -> None:
+    """Drawing the list again keeps each session's entry (a click landing during a redraw
+    still reaches its button); only a changed order moves them."""
+    open_chat(page)
+    first = new_session(page)
+    ask(page, "When is the Apollo launch?")
+    new_session(page)
+    entry = page.locator(f'#session-list li[data-id="{first}"]')
+    entry.evaluate("(li) => { li.dataset.mark = 'kept'; }")
+    entry.locator(".session-title").click()
+    expect(entry).to_have_attribute("aria-current", "true")
+    ask(page, "And the Hermes launch?")
+    expect(entry.locator(".count")).to_have_text("4")
+    expect(entry).to_have_attribute("data-mark", "kept")
 
 
 def test_the_chat_logs_table_shows_a_rag_badge_with_its_settings(page: Page) -> None:

@@ -75,3 +75,36 @@ def test_stop_ends_a_slow_answer_and_the_turn_is_stored_as_cancelled(
     page.reload()  # the stored turn shows as stopped too
     expect(page.locator("body")).to_have_attribute("data-ready", "true")
     expect(page.locator("#messages .message.assistant.cancelled .stopped")).to_have_text("Stopped.")
+
+
+def test_regenerate_after_stop_replaces_the_stopped_turn(page: Page, base_url: str) -> None:
+    """The page waits for the stopped turn to be stored before it sends anything else, so
+    Regenerate replaces it in the stored session as on the page."""
+    open_chat(page)
+    page.locator("#new-session").click()
+    expect(page.locator("#messages .message")).to_have_count(0)
+    streaming = (
+        "() => Number(document.querySelector('#messages .message.assistant.streaming')"
+        "?.dataset.tokens || 0) >= 3"
+    )
+    page.fill("#message", "When is the Apollo launch?")
+    page.press("#message", "Enter")
+    page.wait_for_function(streaming)
+    page.locator("#stop").click()
+    expect(page.locator("#composer")).to_have_attribute("data-state", "idle", timeout=15_000)
+    sid = session_id(page)
+    first = httpx.get(f"{base_url}/sessions/{sid}").json()["messages"]
+    assert [m["role"] for m in first] == ["user", "assistant"]  # stored before the page went on
+    assert first[1]["meta"]["cancelled"] is True
+
+    page.locator("#messages .message.assistant button.regenerate").click()
+    page.wait_for_function(streaming)
+    page.locator("#stop").click()
+    expect(page.locator("#composer")).to_have_attribute("data-state", "idle", timeout=15_000)
+    expect(page.locator("#messages .message.user")).to_have_count(1)
+    expect(page.locator("#messages .message.assistant.cancelled")).to_have_count(1)
+    stored = httpx.get(f"{base_url}/sessions/{sid}").json()["messages"]
+    assert stored[0]["role"] == "user"
+    assert stored[0]["content"] == "When is the Apollo launch?"
+    assert len(stored) == 2, stored  # the first stopped turn is gone, not kept before it
+    assert stored[1]["meta"]["cancelled"] is True

@@ -109,6 +109,13 @@ class VaultOut(BaseModel):
     notes: int = 0
     chunks: int = 0
     failed: list[FailedFileOut] = Field(default_factory=list)
+    indexed_at: datetime | None = Field(
+        default=None, description="when the last complete index run of the vault ended"
+    )
+    indexing: str | None = Field(
+        default=None,
+        description="who indexes the vault now ('pid 1234'), this server or another process",
+    )
 
     @classmethod
     def of(cls, status: VaultStatus) -> VaultOut:
@@ -119,6 +126,8 @@ class VaultOut(BaseModel):
             notes=status.notes,
             chunks=status.chunks,
             failed=[FailedFileOut(rel_path=f.rel_path, reason=f.reason) for f in status.failed],
+            indexed_at=status.indexed_at,
+            indexing=status.indexing,
         )
 
 

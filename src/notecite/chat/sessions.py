@@ -88,6 +88,21 @@ class Sessions:
         added = self.store.add_messages(session_id, [message_record(m) for m in messages])
         return [message_of(r) for r in added]
 
+    def truncate(self, session_id: str, message_id: int) -> SessionDetail:
+        """Delete message ``message_id`` and every later one of the session (an edited
+        question is asked again in its place); the session as it is left.
+
+        Raises:
+            SessionNotFoundError: no such session, or the message is not one of its own.
+        """
+        if not self.store.truncate_messages(session_id, message_id):
+            self.get(session_id)  # an unknown session says so
+            raise SessionNotFoundError(
+                f"session {session_id!r} has no message {message_id}; "
+                "read the session to find its message ids"
+            )
+        return self.detail(session_id)
+
     def rename(self, session_id: str, title: str) -> ChatSession:
         """Give the session a new title."""
         name = title.strip()[:MAX_TITLE_CHARS]

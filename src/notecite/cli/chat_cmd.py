@@ -205,10 +205,6 @@ def sessions_list(state: CliState, limit: int) -> None:
     """Sessions, most recently active first: id, last activity, messages, title."""
     store = state.engine.open_sessions()
     try:
-        prepare_llm(state.engine)  # the model loads now, not on the first message
-    except LLMError as exc:
-        click.secho(f"the model is not ready ({exc}); answers will list notes only", err=True)
-    try:
         found = _sessions(state, store).recent(limit)
     finally:
         store.close()
@@ -227,10 +223,6 @@ def sessions_list(state: CliState, limit: int) -> None:
 def sessions_show(state: CliState, session_id: str, as_json: bool) -> None:
     """Show SESSION_ID: its settings and every message, oldest first."""
     store = state.engine.open_sessions()
-    try:
-        prepare_llm(state.engine)  # the model loads now, not on the first message
-    except LLMError as exc:
-        click.secho(f"the model is not ready ({exc}); answers will list notes only", err=True)
     try:
         detail = _sessions(state, store).detail(session_id)
     finally:
@@ -255,10 +247,6 @@ def sessions_show(state: CliState, session_id: str, as_json: bool) -> None:
 def sessions_delete(state: CliState, session_id: str) -> None:
     """Delete SESSION_ID and its messages."""
     store = state.engine.open_sessions()
-    try:
-        prepare_llm(state.engine)  # the model loads now, not on the first message
-    except LLMError as exc:
-        click.secho(f"the model is not ready ({exc}); answers will list notes only", err=True)
     try:
         _sessions(state, store).delete(session_id)
     finally:

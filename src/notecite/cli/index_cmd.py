@@ -13,7 +13,7 @@ from rich.console import Console
 from notecite.cli.index_progress import PlainProgress, TerminalProgress, stop_on_signals
 from notecite.cli.state import CliState, pass_state
 from notecite.engine import Engine
-from notecite.types import IndexReport
+from notecite.types import IndexReport, VaultStatus
 
 
 def _ensure_vault(engine: Engine, path: Path, name: str | None) -> str:
@@ -130,6 +130,8 @@ def status_command(state: CliState, as_json: bool, verbose: bool) -> None:
                     "unsplit_chunks": v.unsplit_chunks,
                     "missing_sentence_vectors": v.missing_sentence_vectors,
                     "gaps": v.gaps(state.settings.index.sentence_vectors),
+                    "indexed_at": v.indexed_at.isoformat() if v.indexed_at else None,
+                    "indexing": v.indexing,
                 }
                 for v in status.vaults
             ],
@@ -153,6 +155,7 @@ def status_command(state: CliState, as_json: bool, verbose: bool) -> None:
         click.echo(
             f"{vault.name}: {vault.notes} notes{waiting}, {vault.chunks} chunks  ({vault.path})"
         )
+        click.echo(f"  {_index_runs(vault)}")
         for failure in vault.failed:
             click.echo(f"  failed {failure.rel_path}: {failure.reason}")
         for gap in vault.gaps(state.settings.index.sentence_vectors):
@@ -165,3 +168,16 @@ def status_command(state: CliState, as_json: bool, verbose: bool) -> None:
             f"cache {cache.name}: {cache.entries}/{cache.max_entries} entries, "
             f"{cache.hits} hits, {cache.misses} misses ({cache.hit_rate:.0%} hit rate)"
         )
+
+
+def _index_runs(vault: VaultStatus) -> str:
+    """One line: when the vault was last indexed, and whether a run indexes it now."""
+    when = (
+        vault.indexed_at.astimezone().strftime("%Y-%m-%d %H:%M")
+        if vault.indexed_at
+        else "never completely"
+    )
+    line = f"last indexed: {when}"
+    if vault.indexing:
+        line += f"; being indexed now ({vault.indexing})"
+    return line

@@ -206,6 +206,26 @@ class IndexLockable(Protocol):
 
 
 @runtime_checkable
+class IndexRuns(Protocol):
+    """A store that remembers when each vault was last indexed, and can say which vaults an
+    index run holds now, whichever process runs it (a ``notecite index`` beside a server).
+
+    ``mark_indexed(vault_id, finished_at)`` records the end of a complete run of the vault;
+    ``last_indexed()`` maps each vault id of the store's tenant to the end of its last
+    complete run (a vault never indexed completely, or since ``clear_index``, is absent);
+    ``index_holders()`` maps the id of each vault of the tenant whose index lock
+    (:class:`IndexLockable`) is held now to its holder (``pid 1234``, or ``unknown``).
+    Looking never makes a run wait.
+    """
+
+    def mark_indexed(self, vault_id: int, finished_at: datetime) -> None: ...
+
+    def last_indexed(self) -> dict[int, datetime]: ...
+
+    def index_holders(self) -> dict[int, str]: ...
+
+
+@runtime_checkable
 class TenantStores(Protocol):
     """A store that serves named tenants of the same index.
 
@@ -242,6 +262,20 @@ def index_lock(
 ) -> AbstractContextManager[None]:
     """``store.index_lock(...)`` where the store has one, else a context that does nothing."""
     return store.index_lock(vaults, wait_s) if isinstance(store, IndexLockable) else nullcontext()
+
+
+def mark_indexed(store: Store, vault_id: int, finished_at: datetime) -> None:
+    """``store.mark_indexed(...)`` where the store keeps index times (:class:`IndexRuns`)."""
+    if isinstance(store, IndexRuns):
+        store.mark_indexed(vault_id, finished_at)
+
+
+def index_runs(store: Store) -> tuple[dict[int, datetime], dict[int, str]]:
+    """(vault id -> last complete run, vault id -> holder of a run going on now), both
+    empty for a store that does not keep them."""
+    if isinstance(store, IndexRuns):
+        return store.last_indexed(), store.index_holders()
+    return {}, {}
 
 
 def bulk_load(store: Store) -> AbstractContextManager[None]:

@@ -24,12 +24,14 @@ from typing import Protocol
 
 from notecite.errors import ConfigError, EmbedderMismatchError, StoreError
 from notecite.store.base import (
+    IndexRuns,
     NoteState,
     Store,
     StoredVector,
     TableCounts,
     TenantInfo,
     bulk_load,
+    mark_indexed,
 )
 from notecite.store.sessions import CopyableSessionStore
 from notecite.types import Chunk, NoteRecord, Vault
@@ -268,6 +270,8 @@ def _copy_vault(src: OpenIndex, dst: OpenIndex, vault: Vault, copied: _Copied) -
     gone = set(states) - seen
     if gone:
         dst.store.delete_notes(target.id, gone)
+    if isinstance(src.store, IndexRuns) and vault.id in (ended := src.store.last_indexed()):
+        mark_indexed(dst.store, target.id, ended[vault.id])  # the copy is as fresh as its source
     copied.notes += notes
     copied.chunks += chunk_count
     unchanged = len(seen) - notes

@@ -31,6 +31,10 @@ class SessionStore(Protocol):
       ``updated_at``; adding to an unknown session raises
       :class:`~notecite.errors.StoreError`. ``messages`` returns them oldest first
       (``last``: only the newest N).
+    - ``truncate_messages(session_id, message_id)`` deletes that message and every later
+      one of the session in one transaction (an edited question and what followed it) and
+      bumps ``updated_at``; it returns False, deleting nothing, when the session (of this
+      tenant) has no message of that id.
     - ``list_sessions`` is ordered by ``updated_at``, newest first.
     - Deleting a session deletes its messages.
     - ``chunk_origins`` maps indexed chunk ids to their note (for citations); unknown ids
@@ -57,6 +61,8 @@ class SessionStore(Protocol):
     ) -> list[MessageRecord]: ...
 
     def messages(self, session_id: str, last: int | None = None) -> list[MessageRecord]: ...
+
+    def truncate_messages(self, session_id: str, message_id: int) -> bool: ...
 
     def chunk_origins(self, chunk_ids: Sequence[str]) -> dict[str, ChunkOrigin]: ...
 

@@ -7,12 +7,12 @@ import pytest
 from notecite.store.postgres.store import PostgresStore
 from tests.store.contract import StoreContract, StoreFactory
 from tests.store.ranking_contract import RankingContract
-from tests.store.status_contract import VectorGapsContract
+from tests.store.status_contract import IndexRunsContract, VectorGapsContract
 
 pytestmark = pytest.mark.postgres
 
 
-class TestPostgresStore(StoreContract, RankingContract, VectorGapsContract):
+class TestPostgresStore(StoreContract, RankingContract, VectorGapsContract, IndexRunsContract):
     @pytest.fixture
     def store_factory(self, pg_url: str) -> StoreFactory:
         return lambda: PostgresStore(pg_url)

@@ -58,6 +58,20 @@ def delete_session(session_id: str, services: ServicesDep) -> Response:
     return Response(status_code=status.HTTP_204_NO_CONTENT)
 
 
+@router.delete("/{session_id}/messages")
+def truncate_session(
+    session_id: str,
+    services: ServicesDep,
+    from_id: int = Query(
+        alias="from", ge=1, le=2**63 - 1, description="the first message id to delete"
+    ),
+) -> SessionDetail:
+    """Delete the message ``from`` and every later one (to edit a question and ask it again,
+    or regenerate the last answer); the session as it is left. 404 when the message is not
+    one of the session's."""
+    return services.sessions.truncate(session_id, from_id)
+
+
 @router.get("/{session_id}/settings")
 def get_settings(session_id: str, services: ServicesDep) -> SessionSettings:
     """The session's settings."""

@@ -18,7 +18,7 @@ from contextlib import contextmanager
 import psycopg
 
 from notecite.errors import IndexBusyError, StoreError
-from notecite.store.postgres.connection import describe_url, reason
+from notecite.store.postgres.connection import Connection, describe_url, reason
 
 logger = logging.getLogger(__name__)
 
@@ -35,6 +35,26 @@ def _holder(conn: psycopg.Connection[tuple[object, ...]], vault_id: int) -> str:
     ).fetchone()
     name = str(row[0]) if row and row[0] else ""
     return name.removeprefix("notecite index ") or "unknown"
+
+
+def holders(conn: Connection, vault_ids: Sequence[int]) -> dict[int, str]:
+    """The vaults among ``vault_ids`` whose index lock some session holds now, each with
+    its holder (``pid 1234``, read from the holder's ``application_name``, or ``unknown``);
+    a look at ``pg_locks`` that takes no lock."""
+    if not vault_ids:
+        return {}
+    rows = conn.execute(
+        "SELECT l.objid::bigint, a.application_name FROM pg_locks l "
+        "LEFT JOIN pg_stat_activity a ON a.pid = l.pid "
+        "WHERE l.locktype = 'advisory' AND l.classid = %s::oid AND l.objsubid = 2 "
+        "AND l.granted AND l.objid::bigint = ANY(%s)",
+        (_KEY, list(vault_ids)),
+    ).fetchall()
+    found = {}
+    for vault_id, name in rows:
+        who = str(name or "").removeprefix("notecite index ")
+        found[int(str(vault_id))] = who if who.startswith("pid ") else "unknown"
+    return found
 
 
 @contextmanager

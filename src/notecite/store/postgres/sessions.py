@@ -208,6 +208,30 @@ class PostgresSessionStore:
         assert row is not None  # INSERT ... RETURNING always returns the row
         return message.stored(int(row[0]), when)
 
+    def truncate_messages(self, session_id: str, message_id: int) -> bool:
+        with self._tx() as conn:
+            # the session's row lock keeps an answer being stored from interleaving
+            touched = conn.execute(
+                "UPDATE chat_sessions SET updated_at = %s WHERE tenant_id = %s AND id = %s "
+                "AND EXISTS (SELECT 1 FROM chat_messages m WHERE m.tenant_id = %s "
+                "AND m.session_id = %s AND m.id = %s) RETURNING id",
+                (
+                    datetime.now(UTC),
+                    self.tenant_id,
+                    session_id,
+                    self.tenant_id,
+                    session_id,
+                    message_id,
+                ),
+            ).fetchone()
+            if touched is None:
+                return False
+            conn.execute(
+                "DELETE FROM chat_messages WHERE tenant_id = %s AND session_id = %s AND id >= %s",
+                (self.tenant_id, session_id, message_id),
+            )
+        return True
+
     def messages(self, session_id: str, last: int | None = None) -> list[MessageRecord]:
         sql = (
             f"SELECT {_MESSAGE_COLUMNS} FROM chat_messages m "

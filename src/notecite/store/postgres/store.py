@@ -16,6 +16,7 @@ from psycopg.types.json import Jsonb
 from notecite.embed.base import Vectors
 from notecite.errors import VaultError
 from notecite.store.base import NoteState, StoredChunk
+from notecite.store.postgres import index_runs
 from notecite.store.postgres.connection import Connection, TenantConnections, describe_url
 from notecite.store.postgres.frontmatter import CHUNK_FIELDS_SQL, FACETS_SQL, facet_params
 from notecite.store.postgres.frontmatter import columns as frontmatter_columns
@@ -253,6 +254,7 @@ class PostgresStore:
                 "AND key IN ('embed_model', 'embed_dimensions')",
                 (self.tenant_id,),
             )
+            conn.execute(index_runs.FORGET_SQL, (self.tenant_id,))
 
     # -- notes ------------------------------------------------------------------------------
 
@@ -489,6 +491,21 @@ class PostgresStore:
     ) -> AbstractContextManager[None]:
         """A session advisory lock per vault (see :mod:`.lock`)."""
         return advisory_index_locks(self._connections.url, vaults, wait_s)
+
+    def mark_indexed(self, vault_id: int, finished_at: datetime) -> None:
+        """Record the end of a complete index run (see :mod:`.index_runs`)."""
+        with self._tx() as conn:
+            index_runs.mark_indexed(conn, self.tenant_id, vault_id, finished_at)
+
+    def last_indexed(self) -> dict[int, datetime]:
+        """Vault id -> end of its last complete index run, for this tenant's vaults."""
+        with self._tx() as conn:
+            return index_runs.last_indexed(conn, self.tenant_id)
+
+    def index_holders(self) -> dict[int, str]:
+        """Vault id -> holder of its index lock, for this tenant's vaults being indexed."""
+        with self._tx() as conn:
+            return index_runs.index_holders(conn, self.tenant_id)
 
     @contextmanager
     def bulk_load(self) -> Iterator[None]:

@@ -72,6 +72,26 @@ def _vault_lock(folder: Path, vault_id: int, vault_name: str, wait_s: float) -> 
         os.close(fd)
 
 
+def holder(folder: Path, vault_id: int) -> str | None:
+    """Who holds the index lock of the vault (``pid 1234``, or ``unknown``), or None when
+    no run holds it. Looks with a shared lock taken and dropped at once: a run starting at
+    that instant finds the lock busy and takes it at its next poll, 50 ms later."""
+    try:
+        fd = os.open(folder / f"vault-{vault_id}.lock", os.O_RDONLY)
+    except FileNotFoundError:  # never indexed here
+        return None
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except BlockingIOError:
+            pid = _holder(fd)
+            return f"pid {pid}" if pid.isdigit() else "unknown"
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        return None
+    finally:
+        os.close(fd)
+
+
 @contextmanager
 def index_locks(folder: Path, vaults: Sequence[tuple[int, str]], wait_s: float) -> Iterator[None]:
     """Hold the index lock of every ``(vault id, name)`` in ``vaults`` (taken in id order).

@@ -209,6 +209,24 @@ class SQLiteSessionStore:
         ).fetchone()
         return int(row[0])
 
+    def truncate_messages(self, session_id: str, message_id: int) -> bool:
+        with self._db.write() as conn:
+            owned = conn.execute(
+                "SELECT 1 FROM chat_messages m JOIN chat_sessions s ON s.id = m.session_id "
+                "WHERE m.id = ? AND m.session_id = ? AND s.tenant_id = ?",
+                (message_id, session_id, self.tenant_id),
+            ).fetchone()
+            if owned is None:
+                return False
+            conn.execute(
+                "DELETE FROM chat_messages WHERE session_id = ? AND id >= ?",
+                (session_id, message_id),
+            )
+            conn.execute(
+                "UPDATE chat_sessions SET updated_at = ? WHERE id = ?", (_now(), session_id)
+            )
+        return True
+
     def messages(self, session_id: str, last: int | None = None) -> list[MessageRecord]:
         sql = (
             "SELECT m.id, m.role, m.content, m.citations, m.meta, m.created_at "

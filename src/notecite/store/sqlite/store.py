@@ -20,6 +20,7 @@ from notecite.filters import Condition
 from notecite.filters.model import NEGATED, positive
 from notecite.store.base import NoteState, StoredChunk
 from notecite.store.rows import STORED_CHUNK_COLUMNS, failure_note, stored_chunk
+from notecite.store.sqlite import index_runs
 from notecite.store.sqlite.connection import SQLiteConnection
 from notecite.store.sqlite.frontmatter import (
     chunk_fields,
@@ -237,6 +238,21 @@ class SQLiteStore:
         """An ``flock`` per vault beside the index file (see :mod:`.lock`)."""
         return index_locks(lock_dir(self.path), vaults, wait_s)
 
+    def mark_indexed(self, vault_id: int, finished_at: datetime) -> None:
+        """Record the end of a complete index run (see :mod:`.index_runs`)."""
+        with self.db.write() as conn:
+            index_runs.mark_indexed(conn, vault_id, finished_at)
+
+    def last_indexed(self) -> dict[int, datetime]:
+        """Vault id -> end of its last complete index run, for this tenant's vaults."""
+        ids = [v.id for v in self.list_vaults()]
+        with self.db.read() as conn:
+            return index_runs.last_indexed(conn, ids)
+
+    def index_holders(self) -> dict[int, str]:
+        """Vault id -> holder of its index lock, for this tenant's vaults being indexed."""
+        return index_runs.index_holders(lock_dir(self.path), [v.id for v in self.list_vaults()])
+
     def close(self) -> None:
         with self.db.lock:
             self.db.close()
@@ -282,6 +298,7 @@ class SQLiteStore:
             conn.execute("DELETE FROM chunks WHERE vault_id = ?", (vault.id,))
             conn.execute("DELETE FROM notes WHERE vault_id = ?", (vault.id,))
             conn.execute("DELETE FROM vaults WHERE id = ?", (vault.id,))
+            index_runs.forget(conn, [vault.id])
 
     # -- index metadata ---------------------------------------------------------------------
 
@@ -320,6 +337,7 @@ class SQLiteStore:
             )
             conn.execute(f"DELETE FROM chunks WHERE vault_id IN ({own})", (self.tenant_id,))
             conn.execute(f"DELETE FROM notes WHERE vault_id IN ({own})", (self.tenant_id,))
+            index_runs.forget(conn, [r[0] for r in conn.execute(own, (self.tenant_id,))])
             if conn.execute("SELECT 1 FROM chunks LIMIT 1").fetchone() is None:
                 conn.execute("DELETE FROM meta WHERE key IN ('embed_model', 'embed_dimensions')")
 

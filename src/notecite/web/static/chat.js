@@ -45,9 +45,11 @@
 
   // -- sessions ------------------------------------------------------------------------
 
-  // The list is re-rendered after every answer, switch and rename. Two rules keep it from
-  // changing under the user: a reply older than the last one drawn is dropped, and nothing is
-  // redrawn while a title is being edited (the redraw waits until the edit ends).
+  // The list is drawn again after every answer, switch and rename. Three rules keep it from
+  // changing under the user: a reply older than the last one drawn is dropped; nothing is
+  // redrawn while a title is being edited (the redraw waits until the edit ends); and a redraw
+  // updates the entries in place, keyed by session id, moving none unless the order changed,
+  // so a click that lands while the list is drawn again still reaches its button.
   let listRequests = 0;
   let listDrawn = 0;
 
@@ -57,42 +59,68 @@
     if (asked < listDrawn) return sessions;
     if (state.renaming) return sessions; // the edit's end redraws
     listDrawn = asked;
-    const list = $("session-list");
-    list.replaceChildren(...sessions.map(sessionItem));
-    if (!sessions.length) list.append(el("li", { class: "muted" }, "no sessions yet"));
+    drawSessions(sessions);
     return sessions;
   }
 
+  function drawSessions(sessions) {
+    const list = $("session-list");
+    if (!sessions.length) {
+      list.replaceChildren(el("li", { class: "muted" }, "no sessions yet"));
+      return;
+    }
+    const drawn = new Map([...list.querySelectorAll("li.session")].map((li) => [li.dataset.id, li]));
+    const items = sessions.map((session) => {
+      const item = drawn.get(session.id);
+      if (!item) return sessionItem(session);
+      updateItem(item, session);
+      return item;
+    });
+    const kept = list.children;
+    if (items.length !== kept.length || items.some((item, i) => kept[i] !== item)) {
+      list.replaceChildren(...items);
+    }
+  }
+
   function sessionItem(session) {
-    const current = state.session && state.session.id === session.id;
-    const title = el("button", {
-      type: "button", class: "session-title", title: session.title,
-      onclick: guarded(() => openSession(session.id)),
-    }, session.title);
-    const rename = el("button", {
-      type: "button", class: "icon", title: "rename", "aria-label": "rename " + session.title,
-      onclick: () => startRename(item, session),
-    }, "✎");
-    const remove = el("button", {
-      type: "button", class: "icon", title: "delete", "aria-label": "delete " + session.title,
-      onclick: guarded(() => deleteSession(session)),
-    }, "×");
-    const item = el("li", {
-      class: current ? "session current" : "session",
-      dataset: { id: session.id },
-      "aria-current": current ? "true" : null,
-    }, title, el("span", { class: "count" }, String(session.messageCount)), rename, remove);
+    const item = el("li", { class: "session", dataset: { id: session.id } },
+      el("button", { type: "button", class: "session-title",
+        onclick: guarded(() => openSession(item.session.id)) }),
+      el("span", { class: "count" }),
+      el("button", { type: "button", class: "icon rename", title: "rename",
+        onclick: () => startRename(item, item.session) }, "\u270e"),
+      el("button", { type: "button", class: "icon delete", title: "delete",
+        onclick: guarded(() => deleteSession(item.session)) }, "\u00d7"));
+    updateItem(item, session);
     return item;
+  }
+
+  /** Show ``session`` in its list entry (title, count, whether it is the open one). */
+  function updateItem(item, session) {
+    item.session = session;
+    const current = Boolean(state.session && state.session.id === session.id);
+    const title = item.querySelector(".session-title");
+    if (title.textContent !== session.title) title.textContent = session.title;
+    title.title = session.title;
+    item.querySelector(".count").textContent = String(session.messageCount);
+    item.querySelector(".rename").setAttribute("aria-label", "rename " + session.title);
+    item.querySelector(".delete").setAttribute("aria-label", "delete " + session.title);
+    item.classList.toggle("current", current);
+    if (current) item.setAttribute("aria-current", "true");
+    else item.removeAttribute("aria-current");
   }
 
   function startRename(item, session) {
     const input = el("input", { type: "text", class: "rename", value: session.title, "aria-label": "new title" });
     let finished = false;
+    const parts = [...item.children];
     const finish = async (save) => {
       if (finished) return;
       finished = true;
       const title = input.value.trim();
+      input.replaceWith(...parts);
       if (save && title && title !== session.title) {
+        item.querySelector(".session-title").textContent = title;
         try {
           await api("PATCH", `/sessions/${session.id}`, { title });
           if (state.session && state.session.id === session.id) $("session-title").textContent = title;
@@ -155,8 +183,10 @@
     const list = $("messages");
     list.replaceChildren();
     for (const message of detail.messages) {
-      if (message.role === "user") list.append(userMessage(message.content));
-      else list.append(answerMessage(storedAnswer(message)));
+      const item = message.role === "user" ? userMessage(message.content)
+        : answerMessage(storedAnswer(message));
+      item.dataset.id = String(message.id);
+      list.append(item);
     }
     markLastAnswer();
     if (!detail.messages.length) list.append(emptyHint());
@@ -343,17 +373,59 @@
   // -- messages ------------------------------------------------------------------------
 
   function userMessage(text) {
-    const edit = el("button", { type: "button", class: "edit", title: "edit and send again",
-      onclick: () => editMessage(text) }, "Edit");
-    return el("li", { class: "message user", dataset: { text } },
+    const edit = el("button", { type: "button", class: "edit", title: "edit and send again" }, "Edit");
+    const item = el("li", { class: "message user", dataset: { text } },
       el("div", { class: "bubble" }, text), el("div", { class: "actions" }, edit));
+    edit.addEventListener("click", () => startEdit(item));
+    return item;
   }
 
-  function editMessage(text) {
-    const box = $("message");
-    box.value = text;
+  /** Edit a question in place (as Open WebUI does): sending it replaces that turn and every
+      later one, on the page and in the stored session. */
+  function startEdit(item) {
+    if (state.sending || item.querySelector(".editing")) return;
+    const parts = [...item.children];
+    const box = el("textarea", { class: "edit-box", rows: "3", "aria-label": "edit the question" });
+    box.value = item.dataset.text;
+    const save = el("button", { type: "button", class: "edit-send" }, "Send");
+    const cancel = el("button", { type: "button", class: "edit-cancel" }, "Cancel");
+    const stop = () => item.replaceChildren(...parts);
+    const submit = guarded(async () => {
+      const text = box.value.trim();
+      if (!text || state.sending) return;
+      await resendFrom(item, text);
+    });
+    save.addEventListener("click", submit);
+    cancel.addEventListener("click", stop);
+    box.addEventListener("keydown", (event) => {
+      if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
+        event.preventDefault();
+        submit();
+      } else if (event.key === "Escape") {
+        event.stopPropagation();
+        stop();
+      }
+    });
+    item.replaceChildren(el("div", { class: "editing" }, box, el("div", { class: "actions" }, save, cancel)));
     box.focus();
-    box.setSelectionRange(text.length, text.length);
+    box.setSelectionRange(box.value.length, box.value.length);
+  }
+
+  /** Drop ``item`` (a question) and everything after it, here and in the stored session,
+      then ask ``text`` in its place. */
+  async function resendFrom(item, text) {
+    if (state.sending) return;
+    const list = $("messages");
+    const items = [...list.children];
+    const rest = items.slice(items.indexOf(item));
+    const stored = rest.find((li) => li.dataset.id);
+    if (stored) {
+      state.session = await api("DELETE",
+        `/sessions/${state.session.id}/messages?from=${encodeURIComponent(stored.dataset.id)}`);
+    }
+    for (const li of rest) li.remove();
+    markLastAnswer();
+    await send(text);
   }
 
   function answerActions(item, text) {
@@ -390,10 +462,12 @@
     });
   }
 
+  /** Ask the last question again in place of its answer. */
   async function regenerate() {
     const asked = $("messages").querySelectorAll(".message.user");
     if (!asked.length || state.sending) return;
-    await send(asked[asked.length - 1].dataset.text);
+    const last = asked[asked.length - 1];
+    await resendFrom(last, last.dataset.text);
   }
 
   function answerMessage(response) {
@@ -501,6 +575,8 @@
           el("tbody", {}, rows)))));
   }
 
+  const STORED_WAIT_MS = 10_000;
+
   async function send(again) {
     const text = (typeof again === "string" ? again : $("message").value).trim();
     if (!text || state.sending) return;
@@ -510,37 +586,43 @@
       return;
     }
     if (!state.session) await openSession(null);
+    // The turn belongs to this session even if the user opens another one before it ends.
+    const session = state.session;
+    const before = (session.messages || []).length;
     state.sending = true;
     state.controller = new AbortController();
+    $("composer").dataset.state = "sending";
     $("send").hidden = true;
     $("stop").hidden = false;
     if (typeof again !== "string") $("message").value = "";
-    if (!state.session.messages.length && state.session.title === DEFAULT_TITLE) {
+    if (!before && session.title === DEFAULT_TITLE) {
       // a session started with "+ New" is named after its first question, as the API does
       // for a session started by a message
       const title = shortTitle(text);
       if (title) {
         try {
-          state.session = { ...state.session, ...(await api("PATCH", `/sessions/${state.session.id}`, { title })) };
+          Object.assign(session, await api("PATCH", `/sessions/${session.id}`, { title }));
         } catch (error) {
           toast(error.message);
         }
       }
     }
-    state.session.messages = [...(state.session.messages || []), { role: "user", content: text }];
+    session.messages = [...(session.messages || []), { role: "user", content: text }];
     const list = $("messages");
     list.querySelector(".hint")?.remove();
-    list.append(userMessage(text));
+    const asked = userMessage(text);
+    list.append(asked);
     const item = el("li", { class: "message assistant streaming" });
     const live = el("div", { class: "bubble markdown" }, el("span", { class: "muted" }, "searching your notes…"));
     item.append(live);
     list.append(item);
     list.scrollTop = list.scrollHeight;
     let written = "";
+    let stopped = false;
     try {
       const response = await streamChat({
         message: text,
-        sessionId: state.session.id,
+        sessionId: session.id,
         vaults: state.scope.vaults,
         folders: state.scope.folders,
         filters: scopeFilters(),
@@ -557,25 +639,47 @@
     } catch (error) {
       item.classList.remove("streaming");
       if (error.name === "AbortError") {  // Stop: the server cancels the turn and stores it so
+        stopped = true;
         fillAnswer(item, { answer: written, citations: [], meta: { cancelled: true } });
       } else {
         item.replaceChildren(el("div", { class: "error", role: "alert" }, error.message));
       }
     } finally {
-      state.sending = false;
       state.controller = null;
-      $("send").hidden = false;
       $("stop").hidden = true;
       markLastAnswer();
       list.scrollTop = list.scrollHeight;
       try {
-        const detail = await api("GET", `/sessions/${state.session.id}`);
-        state.session = detail;
-        $("session-title").textContent = detail.title;
+        const detail = await storedTurn(session.id, before + 2, stopped);
+        const [question, answer] = detail.messages.slice(before, before + 2);
+        if (question && question.role === "user" && question.content === text) {
+          asked.dataset.id = String(question.id);
+          if (answer && answer.role === "assistant") item.dataset.id = String(answer.id);
+        }
+        if (state.session && state.session.id === session.id) {
+          state.session = detail;
+          $("session-title").textContent = detail.title;
+        }
         await refreshSessions();
       } catch (error) {
         toast(error.message);
+      } finally {
+        state.sending = false;
+        $("send").hidden = false;
+        $("composer").dataset.state = "idle";
       }
+    }
+  }
+
+  /** The session once it holds ``count`` messages: a stopped turn is stored by the server
+      when it notices the client went away, a moment after the page stopped reading. The
+      page sends nothing else until then, so the stored session stays in the page's order. */
+  async function storedTurn(id, count, stopped) {
+    const deadline = Date.now() + (stopped ? STORED_WAIT_MS : 0);
+    for (;;) {
+      const detail = await api("GET", `/sessions/${id}`);
+      if (detail.messages.length >= count || Date.now() >= deadline) return detail;
+      await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
 

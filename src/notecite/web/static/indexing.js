@@ -1,9 +1,14 @@
-/* notecite web page: the index page (vaults, counts, failed files, re-index with progress). */
+/* notecite web page: the index page (vaults, counts, failed files, when each was last
+   indexed, re-index with progress, and runs of other processes such as `notecite index`). */
 "use strict";
 
 (() => {
   const { api, el, toast, when } = notecite;
   const POLL_MS = 250;
+  // How often the page looks for index runs of other processes: often while one runs (the
+  // counts follow it), now and then otherwise (a run started from the terminal shows up).
+  const WATCH_BUSY_MS = 1000;
+  const WATCH_IDLE_MS = 5000;
 
   function card(vault) {
     const progress = el("div", { class: "progress", hidden: true },
@@ -14,14 +19,74 @@
       el("h2", {}, vault.name, " ", el("span", { class: "badge indexing", hidden: true }, "indexing")),
       el("p", { class: "muted path" }, vault.path),
       el("dl", { class: "counts" },
-        el("dt", {}, "notes"), el("dd", { class: "notes" }, String(vault.notes)),
-        el("dt", {}, "chunks"), el("dd", { class: "chunks" }, String(vault.chunks)),
-        el("dt", {}, "failed"), el("dd", { class: "failed-count" }, String(vault.failed.length))),
-      failedList(vault.failed),
+        el("dt", {}, "notes"), el("dd", { class: "notes" }),
+        el("dt", {}, "chunks"), el("dd", { class: "chunks" }),
+        el("dt", {}, "failed"), el("dd", { class: "failed-count" }),
+        el("dt", {}, "indexed"), el("dd", { class: "indexed-at" })),
+      el("div", { class: "failed-files" }),
+      el("p", { class: "elsewhere", role: "status", hidden: true }),
       button,
       progress);
     button.addEventListener("click", () => reindex(vault.name, node, button, progress));
+    showVault(node, vault);
     return node;
+  }
+
+  /** Counts, failed files, when the vault was last indexed, and a run of another process
+      (the counts then follow it, and this page starts none of its own meanwhile). */
+  function showVault(node, vault) {
+    node.querySelector("dd.notes").textContent = String(vault.notes);
+    node.querySelector("dd.chunks").textContent = String(vault.chunks);
+    node.querySelector("dd.failed-count").textContent = String(vault.failed.length);
+    const indexed = node.querySelector("dd.indexed-at");
+    indexed.textContent = vault.indexed_at ? ago(vault.indexed_at) : "not yet";
+    indexed.title = vault.indexed_at ? when(vault.indexed_at) : "";
+    node.querySelector(".failed-files").replaceChildren(failedList(vault.failed));
+    const here = node.dataset.indexing === "here";
+    const elsewhere = Boolean(vault.indexing) && !here;
+    node.dataset.indexing = here ? "here" : elsewhere ? "elsewhere" : "no";
+    const note = node.querySelector(".elsewhere");
+    note.hidden = !elsewhere;
+    note.textContent = elsewhere
+      ? `Being indexed by another process (${vault.indexing}), such as notecite index in a terminal; the counts follow it.`
+      : "";
+    node.querySelector(".badge.indexing").hidden = !(here || elsewhere);
+    node.querySelector("button.reindex").disabled = here || elsewhere;
+  }
+
+  /** "just now", "12 min ago", "3 h ago", or the date: the page keeps it current. */
+  function ago(iso) {
+    const seconds = (Date.now() - new Date(iso).getTime()) / 1000;
+    if (Number.isNaN(seconds)) return iso;
+    if (seconds < 60) return "just now";
+    if (seconds < 3600) return `${Math.floor(seconds / 60)} min ago`;
+    if (seconds < 86400) return `${Math.floor(seconds / 3600)} h ago`;
+    return new Date(iso).toLocaleDateString();
+  }
+
+  /** Follow the vaults' counts and the runs of other processes, as long as the page is open. */
+  async function watch() {
+    for (;;) {
+      let busy = false;
+      try {
+        const { vaults } = await api("GET", "/vaults");
+        const cards = document.getElementById("vault-cards");
+        for (const vault of vaults) {
+          const node = cards.querySelector(`[data-vault="${CSS.escape(vault.name)}"]`);
+          busy = busy || Boolean(vault.indexing);
+          if (!node || node.dataset.indexing === "here") continue;
+          if (vault.indexing && node.dataset.indexing === "no") {  // this server's run, started elsewhere?
+            const job = await api("GET", `/vaults/${encodeURIComponent(vault.name)}/index`);
+            if (job.state === "running") {
+              follow(vault.name, node, job);
+              continue;
+            }
+          }
+          showVault(node, vault);
+        }
+      } catch (_) { /* the server is down: the banner says so; look again later */ }
+      await new Promise((resolve) => setTimeout(resolve, busy ? WATCH_BUSY_MS : WATCH_IDLE_MS));
+    }
   }
 
   function failedList(failed) {
@@ -51,14 +116,34 @@
       text.textContent = "failed: " + (job.error ? job.error.message : "unknown error");
     }
     progress.dataset.state = job.state;
-    const badge = progress.closest(".card")?.querySelector(".badge.indexing");
-    if (badge) badge.hidden = job.state !== "running";
+    const node = progress.closest(".card");
+    if (node) {
+      node.dataset.indexing = job.state === "running" ? "here" : "no";
+      node.querySelector(".badge.indexing").hidden = job.state !== "running";
+    }
   }
 
   async function reindex(name, node, button, progress) {
     button.disabled = true;
+    node.dataset.indexing = "here";
+    let job;
     try {
-      let job = await api("POST", `/vaults/${encodeURIComponent(name)}/index`);
+      job = await api("POST", `/vaults/${encodeURIComponent(name)}/index`);
+    } catch (error) {
+      node.dataset.indexing = "no";
+      button.disabled = false;
+      toast(error.message);
+      return;
+    }
+    await follow(name, node, job);
+  }
+
+  /** Show this server's run of the vault until it ends, then the vault as it left it. */
+  async function follow(name, node, job) {
+    const button = node.querySelector("button.reindex");
+    const progress = node.querySelector(".progress");
+    button.disabled = true;
+    try {
       showJob(job, progress);
       while (job.state === "running") {
         await new Promise((resolve) => setTimeout(resolve, POLL_MS));
@@ -67,15 +152,12 @@
       }
       const { vaults } = await api("GET", "/vaults");
       const fresh = vaults.find((v) => v.name === name);
-      if (fresh) {
-        const replacement = card(fresh);
-        replacement.querySelector(".progress").replaceWith(progress);
-        node.replaceWith(replacement);
-      }
+      if (fresh) showVault(node, fresh);
     } catch (error) {
+      node.dataset.indexing = "no";
       toast(error.message);
     } finally {
-      button.disabled = false;
+      button.disabled = node.dataset.indexing === "elsewhere";
     }
   }
 
@@ -112,12 +194,12 @@
       : [el("p", { class: "muted empty" }, "No vault yet: add a folder of notes above.")]));
     for (const vault of vaults) {
       const job = await api("GET", `/vaults/${encodeURIComponent(vault.name)}/index`);
-      if (job.state !== "idle") {
-        const node = cards.querySelector(`[data-vault="${CSS.escape(vault.name)}"]`);
-        showJob(job, node.querySelector(".progress"));
-      }
+      const node = cards.querySelector(`[data-vault="${CSS.escape(vault.name)}"]`);
+      if (job.state === "running") follow(vault.name, node, job);
+      else if (job.state !== "idle") showJob(job, node.querySelector(".progress"));
     }
     document.body.dataset.ready = "true";
+    watch();
   }
 
   document.addEventListener("DOMContentLoaded", () => load().catch((e) => toast(e.message)));
