@@ -5,7 +5,13 @@ from __future__ import annotations
 import dataclasses
 
 from notecite.generate.base import ContextSource
-from notecite.generate.grounding import Grounder, content_terms, locate, split_claims
+from notecite.generate.grounding import (
+    Grounder,
+    content_terms,
+    locate,
+    paths_as_markers,
+    split_claims,
+)
 
 SOURCES = (
     ContextSource(
@@ -120,6 +126,20 @@ def test_a_marker_pointing_at_a_release_note_is_repaired_with_its_title() -> Non
     copied = "The release that added password protection is [N1] changelog.release.2021-03-15."
     grounding = Grounder().ground(copied, (release,), "Which release added password protection?")
     assert grounding.text.startswith("The release that added password protection is 0.33: ")
+
+
+def test_only_a_whole_path_becomes_a_marker() -> None:
+    sources = (
+        ContextSource("N1", "d", "changelog.release.2021-03-15.md", "", "x"),
+        ContextSource("N2", "f", "index.md", "", "x"),
+    )
+    assert paths_as_markers("see d/changelog.release.2021-03-15.md.", sources) == "see [N1]."
+    assert paths_as_markers("open index.md first", sources) == "open [N2] first"
+    # a one-word name without its extension is a word, and a longer word is not the path
+    assert paths_as_markers("the index lists notes", sources) == "the index lists notes"
+    assert paths_as_markers("xchangelog.release.2021-03-15", sources) == (
+        "xchangelog.release.2021-03-15"
+    )
 
 
 def test_a_code_span_is_found_on_a_code_block_line() -> None:

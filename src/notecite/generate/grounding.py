@@ -156,8 +156,13 @@ def paths_as_markers(answer: str, sources: Sequence[ContextSource]) -> str:
     """``answer`` with a source's path copied from its header ("is [N2] notes/release-0.33",
     "see notes/release-0.33.md") turned into that source's marker: the model pointed at it."""
     for source in sources:
-        path = re.escape(source.rel_path.removesuffix(".md"))
-        named = rf"(?:\[{source.cid}\]\s*)?(?:{re.escape(source.vault)}/)?{path}(?:\.md)?\b"
+        bare = source.rel_path.removesuffix(".md")
+        # a one-word name ("index") is a path only with its extension: "index.md"
+        suffix = r"(?:\.md)?" if re.search(r"[/.]", bare) else r"\.md"
+        named = (
+            rf"(?:\[{source.cid}\]\s*)?(?<![\w/.-])(?:{re.escape(source.vault)}/)?"
+            rf"{re.escape(bare)}{suffix}(?![\w/-])"
+        )
         answer = re.sub(named, f"[{source.cid}]", answer)
     return answer
 
