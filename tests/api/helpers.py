@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -45,6 +46,16 @@ async def wait_for_index(client: httpx.AsyncClient, name: str) -> dict[str, Any]
             if status["state"] != "running":
                 return dict(status)
             await anyio.sleep(0.02)
+
+
+def index_over_http(http: httpx.Client, name: str, path: Path) -> None:
+    """Register ``path`` as vault ``name`` on a served app and wait for its first index run."""
+    assert http.post("/vaults", json={"name": name, "path": str(path)}).status_code == 201
+    assert http.post(f"/vaults/{name}/index").status_code == 202
+    deadline = time.monotonic() + 20
+    while http.get(f"/vaults/{name}/index").json()["state"] == "running":
+        assert time.monotonic() < deadline
+        time.sleep(0.02)
 
 
 def parse_sse(text: str) -> list[tuple[str, Any]]:

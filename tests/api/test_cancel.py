@@ -15,6 +15,7 @@ from notecite.api import create_app
 from notecite.config import load_settings
 from notecite.generate.base import GenerationRequest
 from notecite.testing import ProviderServer, ScriptedLLM
+from tests.api.helpers import index_over_http
 from tests.api.test_socket import iter_events, serving
 
 WORDS = 400
@@ -76,12 +77,7 @@ def test_a_client_that_goes_away_stops_the_model_within_a_second(
             serving(create_app(settings)) as base_url,
             httpx.Client(base_url=base_url, timeout=20) as http,
         ):
-            assert http.post("/vaults", json={"name": "notes", "path": str(notes_dir)}).is_success
-            assert http.post("/vaults/notes/index").status_code == 202
-            deadline = time.monotonic() + 20
-            while http.get("/vaults/notes/index").json()["state"] == "running":
-                assert time.monotonic() < deadline
-                time.sleep(0.02)
+            index_over_http(http, "notes", notes_dir)
             sid = http.post("/sessions", json={}).json()["id"]
 
             body = {"message": "What is the Apollo budget?", "sessionId": sid, "stream": True}

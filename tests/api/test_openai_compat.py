@@ -4,7 +4,6 @@ uvicorn server on 127.0.0.1 (and in-process for the error cases)."""
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,20 +14,11 @@ import pytest
 from notecite import Settings, load_settings
 from notecite.api import create_app
 from notecite.testing import HANG, ProviderServer, write_files
-from tests.api.helpers import add_and_index, assert_error, running
+from tests.api.helpers import add_and_index, assert_error, index_over_http, running
 from tests.api.test_chat import scripted_settings
 from tests.api.test_socket import serving
 
 BETA_NOTES = {"zephyr.md": "# Zephyr\n\n## Budget\n\nThe Zephyr budget is 12000 dollars.\n"}
-
-
-def index(http: httpx.Client, name: str, path: Path) -> None:
-    assert http.post("/vaults", json={"name": name, "path": str(path)}).status_code == 201
-    assert http.post(f"/vaults/{name}/index").status_code == 202
-    deadline = time.monotonic() + 20
-    while http.get(f"/vaults/{name}/index").json()["state"] == "running":
-        assert time.monotonic() < deadline
-        time.sleep(0.02)
 
 
 @pytest.fixture
@@ -53,11 +43,11 @@ def server(keyed_settings: Settings, notes_dir: Path, tmp_path: Path) -> Iterato
         with httpx.Client(
             base_url=base_url, headers={"Authorization": "Bearer alpha-key"}, timeout=20
         ) as alpha:
-            index(alpha, "notes", notes_dir)
+            index_over_http(alpha, "notes", notes_dir)
         with httpx.Client(
             base_url=base_url, headers={"Authorization": "Bearer beta-key"}, timeout=20
         ) as beta:
-            index(beta, "notes", write_files(tmp_path / "beta", BETA_NOTES))
+            index_over_http(beta, "notes", write_files(tmp_path / "beta", BETA_NOTES))
         yield base_url
 
 

@@ -20,6 +20,7 @@ from notecite import load_settings
 from notecite.api import create_app
 from notecite.testing.loopback import LoopbackServer, send_json
 from notecite.testing.wire import chat_completion
+from tests.api.helpers import index_over_http
 
 
 @contextmanager
@@ -95,12 +96,7 @@ def test_a_streamed_chat_over_a_real_socket(tmp_path: Path, notes_dir: Path) -> 
             httpx.Client(base_url=base_url, timeout=20) as http,
         ):
             assert http.get("/health").json()["status"] == "ok"
-            assert http.post("/vaults", json={"name": "notes", "path": str(notes_dir)}).is_success
-            assert http.post("/vaults/notes/index").status_code == 202
-            deadline = time.monotonic() + 20
-            while http.get("/vaults/notes/index").json()["state"] == "running":
-                assert time.monotonic() < deadline
-                time.sleep(0.02)
+            index_over_http(http, "notes", notes_dir)
 
             events = []
             request = {"message": "What is the Apollo budget?", "stream": True}
