@@ -90,8 +90,8 @@ CORPUS: dict[str, tuple[str, str, Vectors, datetime]] = {
 QUERY = unit(1, 0, 0, 0)
 
 
-class StoreContract:
-    """Behaviour every :class:`~notecite.store.base.Store` must have."""
+class OpenedStore:
+    """The ``store`` fixture of a contract: one store from the test class's ``store_factory``."""
 
     @pytest.fixture
     def store_factory(self) -> StoreFactory:
@@ -102,6 +102,10 @@ class StoreContract:
         opened = store_factory()
         yield opened
         opened.close()
+
+
+class StoreContract(OpenedStore):
+    """Behaviour every :class:`~notecite.store.base.Store` must have."""
 
     @pytest.fixture
     def corpus(self, store: Store, tmp_path: Path) -> dict[str, Vault]:

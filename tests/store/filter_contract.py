@@ -8,7 +8,6 @@ narrows what is searched, not what is shown.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -18,7 +17,14 @@ import pytest
 from notecite.filters import parse_filters
 from notecite.store.base import FrontmatterFacets, Store, TenantStores
 from notecite.types import SearchFilter, Vault
-from tests.store.contract import DIMS, MODEL, StoreFactory, make_chunk, make_record, unit
+from tests.store.contract import (
+    DIMS,
+    MODEL,
+    OpenedStore,
+    make_chunk,
+    make_record,
+    unit,
+)
 
 NOTES: dict[str, tuple[str, dict[str, Any]]] = {
     # rel_path: (vault, frontmatter)
@@ -54,18 +60,8 @@ NOTES: dict[str, tuple[str, dict[str, Any]]] = {
 MAIN = {p for p, (v, _) in NOTES.items() if v == "main"}
 
 
-class FrontmatterFilterContract:
+class FrontmatterFilterContract(OpenedStore):
     """Filters on frontmatter that every store must push down to both search paths."""
-
-    @pytest.fixture
-    def store_factory(self) -> StoreFactory:
-        raise NotImplementedError("a store test class provides store_factory")
-
-    @pytest.fixture
-    def store(self, store_factory: StoreFactory) -> Iterator[Store]:
-        opened = store_factory()
-        yield opened
-        opened.close()
 
     @pytest.fixture
     def vaults(self, store: Store, tmp_path: Path) -> dict[str, Vault]:

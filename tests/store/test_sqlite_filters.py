@@ -11,7 +11,8 @@ import pytest
 from notecite.filters import parse_filters
 from notecite.store.sqlite import SQLiteStore
 from notecite.types import SearchFilter
-from tests.store.filter_contract import FrontmatterFilterContract, StoreFactory
+from tests.store.contract import StoreFactory
+from tests.store.filter_contract import FrontmatterFilterContract
 
 
 class TestSQLiteFilters(FrontmatterFilterContract):

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from notecite.store.postgres.store import PostgresStore
-from tests.store.filter_contract import FrontmatterFilterContract, StoreFactory
+from tests.store.contract import StoreFactory
+from tests.store.filter_contract import FrontmatterFilterContract
 
 pytestmark = pytest.mark.postgres
 
