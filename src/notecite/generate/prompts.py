@@ -88,24 +88,30 @@ def plain_section(heading_path: str) -> str:
     return " > ".join(part.strip().lstrip("#").strip() for part in heading_path.split(" > "))
 
 
+def source_header(source: ContextSource, several_vaults: bool) -> str:
+    """The one short header line of a source in the numbered style (every token of the
+    prompt is waiting time): its id, its path (with the vault only when the context spans
+    several, without ``.md``), its title where it says more, and its section."""
+    title = shown_title(source)
+    named = f" (title: {as_data(title)})" if title else ""
+    path = source.rel_path.removesuffix(".md")
+    where = f"{source.vault}/{path}" if several_vaults else path
+    heading = as_data(plain_section(source.heading_path)) or TOP_OF_NOTE
+    return f"[{source.cid}] {where}{named} | {heading}"
+
+
 def context_block(sources: Sequence[ContextSource], citation_style: str) -> str:
     """The context as the model sees it (the seed format for ``file_section``)."""
     lines = ["--- Context from notes ---"]
     several_vaults = len({source.vault for source in sources}) > 1
     for number, source in enumerate(sources, start=1):
-        section = as_data(source.heading_path) or TOP_OF_NOTE
         if citation_style == "file_section":
             lines.append(f"[Chunk {number}]")
             lines.append(f"[Vault: {source.vault}] File: {source.rel_path}")
-            lines.append(f"Section: {section}")
+            lines.append(f"Section: {as_data(source.heading_path) or TOP_OF_NOTE}")
             lines.append(f"Content: {as_data(source.text)}")
-        else:  # one short header line a source: every token of the prompt is waiting time
-            title = shown_title(source)
-            named = f" (title: {as_data(title)})" if title else ""
-            path = source.rel_path.removesuffix(".md")  # a markdown note: its name says enough
-            where = f"{source.vault}/{path}" if several_vaults else path
-            heading = as_data(plain_section(source.heading_path)) or TOP_OF_NOTE
-            lines.append(f"[{source.cid}] {where}{named} | {heading}")
+        else:
+            lines.append(source_header(source, several_vaults))
             lines.append(as_data(source.text))
         lines.append("")
     lines.append("--- End Context ---")
