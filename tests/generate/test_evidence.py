@@ -71,3 +71,32 @@ def test_the_budget_drops_later_blocks_but_keeps_the_first_one() -> None:
     tiny = select_evidence([block(RELEASE, "a.md")], "publish workflow", 1, words)
     assert [b.rel_path for b in tiny] == ["a.md"]
     assert "Run the publish workflow from the Actions tab." in tiny[0].lines
+
+
+def test_markup_lines_and_the_section_heading_are_left_out_without_a_gap_mark() -> None:
+    lines = [
+        "## Publishing",
+        "![diagram](img/flow.png)",
+        "```bash",
+        "npm run publish --tag next",
+        "```",
+        "| Flag  |   Meaning        |",
+        "| ----- | ---------------- |",
+        "| --tag |   the npm tag    |",
+        "[publish]: ../tools/publish.md",
+    ]
+    shown = ContextBlock("v", "a.md", "# Guide > ## Publishing", 1, 9, list(lines), [0])
+    (chosen,) = select_evidence([shown], "Which tag does npm publish use?", 200, words)
+    assert chosen.lines == [
+        "npm run publish --tag next",
+        "| Flag | Meaning |",
+        "| --tag | the npm tag |",
+    ]
+    assert GAP not in chosen.lines
+
+
+def test_a_heading_the_header_does_not_name_is_kept() -> None:
+    lines = ["## Other step", "Run the publish workflow."]
+    other = ContextBlock("v", "a.md", "# Guide > ## Publishing", 1, 2, list(lines), [0])
+    (chosen,) = select_evidence([other], "publish workflow", 200, words)
+    assert chosen.lines == lines

@@ -8,6 +8,7 @@ from notecite.generate.prompts import (
     answer_messages,
     context_block,
     folder_ranking_messages,
+    shown_section,
     shown_title,
     system_prompt,
 )
@@ -61,7 +62,7 @@ def test_the_numbered_context_block_labels_chunks_by_their_ids() -> None:
     lines = context_block(SOURCES, "numbered").split("\n")
     assert lines[0] == "--- Context from notes ---"
     assert lines[1:4] == [
-        "[N1] work/projects/apollo | Apollo > Launch",
+        "[N1] work/projects/apollo | Launch",  # the first heading only repeats the name
         "On March 14.",
         "",
     ]
@@ -93,7 +94,20 @@ def test_one_vault_is_not_named_on_every_header_and_other_files_keep_their_exten
         ContextSource("N2", "work", "scans/budget.pdf", "", "40000 euros."),
     )
     headers = [ln for ln in context_block(one_vault, "numbered").split("\n") if ln[:2] == "[N"]
-    assert headers == ["[N1] projects/apollo | Apollo", "[N2] scans/budget.pdf | (top of note)"]
+    assert headers == ["[N1] projects/apollo", "[N2] scans/budget.pdf | (top of note)"]
+
+
+def test_the_header_leaves_out_a_first_heading_that_only_repeats_the_file_name() -> None:
+    def section(rel_path: str, heading_path: str) -> str:
+        return shown_section(ContextSource("N1", "v", rel_path, heading_path, "x"))
+
+    assert section("user/daily-notes.md", "# Daily Notes > ## Create") == "Create"
+    assert section("getting-started/first-workspace.md", "# Creating Your First Workspace") == ""
+    assert section("dendron.topic.lookup.md", "# Lookup > ## Lookup bar") == "Lookup bar"
+    assert section("user/tools/cli/note.md", "# foam note > ## delete") == "delete"
+    # a first heading that says something the name does not stays
+    assert section("index.md", "# What is Foam? > ## Features") == "What is Foam? > Features"
+    assert section("a/apollo.md", "## Apollo > ### Launch") == "Apollo > Launch"
 
 
 def test_answer_messages_are_system_history_then_context_and_question() -> None:

@@ -10,6 +10,10 @@ details follow the line that names them), in note order; a gap
 between kept windows is shown as ``…``. A block whose lines hold no question term keeps its
 opening lines. Blocks are then filled into the token budget best first, each block's lines
 in score order, and the first block always keeps at least its best window.
+
+Lines of markup (images, link definitions, table rules, code fences) and a heading the
+source header already names are never shown, and table padding is made one space
+(:mod:`notecite.generate.markup`): the budget goes to words.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from dataclasses import dataclass
 
 from notecite.generate.context import ContextBlock, TokenCounter
 from notecite.generate.grounding import content_terms, line_terms
+from notecite.generate.markup import compact, is_markup, names_section
 
 GAP = "…"
 BEFORE = 1  # lines kept before a line that scores (a line often needs the one before it)
@@ -35,12 +40,29 @@ class ScoredLine:
     position: int
     text: str
     score: float
+    shown: bool = True
+    """False for a blank line, a line of markup, or a heading the source header names."""
 
 
 def score_lines(blocks: Sequence[ContextBlock], question: str) -> list[list[ScoredLine]]:
     """Each block's lines scored by the question terms they hold (rarer terms weigh more)."""
     wanted = content_terms(question)
-    held = [[line_terms(line) for line in block.lines] for block in blocks]
+    shown = [
+        [
+            bool(line.strip())
+            and not is_markup(line)
+            and not names_section(line, block.heading_path)
+            for line in block.lines
+        ]
+        for block in blocks
+    ]
+    held = [
+        [
+            line_terms(line) if visible else set()
+            for line, visible in zip(block.lines, flags, strict=True)
+        ]
+        for block, flags in zip(blocks, shown, strict=True)
+    ]
     everyline = [terms for block in held for terms in block]
     total = max(len(everyline), 1)
     weight = {}
@@ -50,22 +72,27 @@ def score_lines(blocks: Sequence[ContextBlock], question: str) -> list[list[Scor
     return [
         [
             ScoredLine(
-                n, line, sum(w for term, w in weight.items() if term in terms) if line else 0.0
+                n,
+                compact(line),
+                sum(w for term, w in weight.items() if term in terms) if visible else 0.0,
+                visible,
             )
-            for n, (line, terms) in enumerate(zip(block.lines, block_terms, strict=True))
+            for n, (line, terms, visible) in enumerate(
+                zip(block.lines, block_terms, flags, strict=True)
+            )
         ]
-        for block, block_terms in zip(blocks, held, strict=True)
+        for block, block_terms, flags in zip(blocks, held, shown, strict=True)
     ]
 
 
 def _windows(lines: Sequence[ScoredLine]) -> list[list[int]]:
     """Positions to keep, as windows in the order of their best line's score."""
     hits = sorted(
-        (line for line in lines if line.score > 0 and line.text.strip()),
+        (line for line in lines if line.score > 0 and line.shown),
         key=lambda line: (-line.score, line.position),
     )
     if not hits:
-        opening = [line.position for line in lines if line.text.strip()][:OPENING_LINES]
+        opening = [line.position for line in lines if line.shown][:OPENING_LINES]
         return [opening] if opening else []
     best = hits[0].score
     windows = []
@@ -74,16 +101,16 @@ def _windows(lines: Sequence[ScoredLine]) -> list[list[int]]:
             break
         low = max(0, hit.position - BEFORE)
         high = min(len(lines) - 1, hit.position + AFTER)
-        windows.append([p for p in range(low, high + 1) if lines[p].text.strip()])
+        windows.append([p for p in range(low, high + 1) if lines[p].shown])
     return windows
 
 
 def _render(lines: Sequence[ScoredLine], keep: set[int]) -> list[str]:
-    """The kept lines in note order, a gap mark where lines were left out between them."""
+    """The kept lines in note order, a gap mark where shown lines were left out between them."""
     out: list[str] = []
     last = -1
     for position in sorted(keep):
-        if out and position > last + 1:
+        if out and any(line.shown for line in lines[last + 1 : position]):
             out.append(GAP)
         out.append(lines[position].text)
         last = position

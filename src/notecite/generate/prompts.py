@@ -88,16 +88,36 @@ def plain_section(heading_path: str) -> str:
     return " > ".join(part.strip().lstrip("#").strip() for part in heading_path.split(" > "))
 
 
+def _stem_words(rel_path: str) -> set[str]:
+    stem = rel_path.rsplit("/", 1)[-1].removesuffix(".md")
+    return set(_plain(stem.rsplit(".", 1)[-1]).split())
+
+
+def shown_section(source: ContextSource) -> str:
+    """The section as the header shows it: without ``#`` marks, and without a first heading
+    that only repeats the file's name ("Daily Notes" in ``daily-notes``, "Lookup" in
+    ``dendron.topic.lookup``); "" when nothing else is left."""
+    parts = plain_section(source.heading_path).split(" > ") if source.heading_path else []
+    if parts and source.heading_path.lstrip().startswith("# "):
+        first, stem = set(_plain(parts[0]).split()), _stem_words(source.rel_path)
+        if first and stem and (first <= stem or stem <= first):
+            parts = parts[1:]
+    return " > ".join(parts)
+
+
 def source_header(source: ContextSource, several_vaults: bool) -> str:
     """The one short header line of a source in the numbered style (every token of the
     prompt is waiting time): its id, its path (with the vault only when the context spans
-    several, without ``.md``), its title where it says more, and its section."""
+    several, without ``.md``), its title where it says more, and its section where the path
+    does not already say it."""
     title = shown_title(source)
     named = f" (title: {as_data(title)})" if title else ""
     path = source.rel_path.removesuffix(".md")
     where = f"{source.vault}/{path}" if several_vaults else path
-    heading = as_data(plain_section(source.heading_path)) or TOP_OF_NOTE
-    return f"[{source.cid}] {where}{named} | {heading}"
+    if not source.heading_path.strip():
+        return f"[{source.cid}] {where}{named} | {TOP_OF_NOTE}"
+    heading = as_data(shown_section(source))
+    return f"[{source.cid}] {where}{named}" + (f" | {heading}" if heading else "")
 
 
 def context_block(sources: Sequence[ContextSource], citation_style: str) -> str:

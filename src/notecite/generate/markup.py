@@ -1,0 +1,39 @@
+"""Lines of a note that carry markup and no words for a reader: what a prompt can leave out.
+
+A small local model reads its prompt at a few dozen tokens a second, so an image line, a
+link definition, a table's rule line, a code fence or a heading that the source header
+already names is waiting time that tells it nothing. Table cells are padded with runs of
+spaces for the eye; one space says the same.
+"""
+
+from __future__ import annotations
+
+import re
+
+# an image alone, a link definition ("[x]: url"), an HTML tag alone, a table rule or a rule
+_MARKUP = re.compile(r"^(!\[[^\]]*\]\([^)]*\)|\[[^\]]+\]:\s*\S+.*|<[^>]+>|[|:\- ]*-[|:\- ]*)$")
+_FENCE = re.compile(r"^(```|~~~)")
+_HEADING = re.compile(r"^#{1,6}\s+(.*?)[\s#]*$")
+_PADDING = re.compile(r"(?<=\S) {2,}")
+
+
+def is_markup(line: str) -> bool:
+    """``line`` holds only markup: an image, a link definition, an HTML tag, a table rule,
+    a horizontal rule or a code fence."""
+    stripped = line.strip()
+    return bool(stripped) and bool(_MARKUP.match(stripped) or _FENCE.match(stripped))
+
+
+def names_section(line: str, heading_path: str) -> bool:
+    """``line`` is a heading whose text is one of ``heading_path``'s headings (the source
+    header already shows it)."""
+    found = _HEADING.match(line.strip())
+    if found is None:
+        return False
+    text = found.group(1).strip().lower()
+    return any(part.lstrip("#").strip().lower() == text for part in heading_path.split(" > "))
+
+
+def compact(line: str) -> str:
+    """``line`` with runs of spaces inside it (table padding) made one; indentation kept."""
+    return _PADDING.sub(" ", line)
