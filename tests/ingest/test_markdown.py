@@ -23,6 +23,14 @@ MTIME = datetime(2024, 1, 1, tzinfo=UTC)
         ("[[Atlas#Budget|the budget]]", "the budget"),
         ("[[a]] and [[b|B]]", "a and B"),
         ("[[#Local heading]]", "Local heading"),
+        # Dendron puts the label first, and its targets may name a vault
+        ("a [[Calendar View|dendron://site/topic.sidebar.calendar-view]]", "a Calendar View"),
+        ("[[Hooks|dendron.topic.hooks]] run", "Hooks run"),
+        (
+            "![[dendron://site/asset.preview#create-from-calendar,1:#*]]",
+            "asset.preview create-from-calendar",
+        ),
+        ("[[release notes|notes/releases]]", "release notes"),
         ("not a link: [[]] [x] [[unclosed", "not a link:  [x] [[unclosed"),
     ],
 )

@@ -19,18 +19,33 @@ from notecite.types import DocType, ParsedNote, Section
 _WIKILINK = re.compile(r"!?\[\[([^\]|#\n]*)(#[^\]|\n]*)?(?:\|([^\]\n]+))?\]\]")
 
 
+_VAULT_PREFIX = re.compile(r"^[a-z][a-z0-9+.-]*://[^/]*/", re.IGNORECASE)  # dendron://vault/
+
+
+def _is_target(text: str) -> bool:
+    """``text`` reads as a link target, not a label: a URI, or one word with ``.`` or ``/``."""
+    return "://" in text or (" " not in text and any(mark in text for mark in "./"))
+
+
 def _wikilink_text(match: re.Match[str]) -> str:
-    target, anchor, alias = match.group(1), match.group(2), match.group(3)
+    target, anchor, alias = match.group(1).strip(), match.group(2), match.group(3)
     if alias:
-        return alias.strip()
-    text = target.strip()
+        alias = alias.strip()
+        # Obsidian and Foam write [[target|label]], Dendron [[label|target]]
+        if _is_target(alias) and target and not _is_target(target):
+            return target
+        return alias
+    text = _VAULT_PREFIX.sub("", target)
     if anchor:
-        text = f"{text} {anchor.lstrip('#').strip()}".strip()
+        # an anchor may carry a range: "#heading,1:#*" embeds from the heading to the end
+        heading = re.split(r"[,:]", anchor.lstrip("#"), maxsplit=1)[0].strip()
+        text = f"{text} {heading}".strip()
     return text
 
 
 def readable_wikilinks(text: str) -> str:
-    """``[[people/priya|Priya]]`` -> ``Priya``; ``[[Atlas#Budget]]`` -> ``Atlas Budget``."""
+    """``[[people/priya|Priya]]`` -> ``Priya``; ``[[Atlas#Budget]]`` -> ``Atlas Budget``;
+    Dendron's ``[[Calendar View|dendron://site/topic.calendar]]`` -> ``Calendar View``."""
     return _WIKILINK.sub(_wikilink_text, text)
 
 
