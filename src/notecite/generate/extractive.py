@@ -12,14 +12,11 @@ from collections.abc import Iterator
 from notecite.config import GenerationSettings
 from notecite.generate.base import ContextSource, GenerationRequest
 from notecite.generate.citations import FALLBACK_ANSWER
+from notecite.generate.markup import is_bare_link, is_markup
 from notecite.generate.prompts import TOP_OF_NOTE, as_data
 from notecite.retrieve.terms import query_terms, stem
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
-# Lines that are not prose: images, link definitions, a bare link, tags, table rules.
-_NOT_PROSE = re.compile(
-    r"^(!\[[^\]]*\]\([^)]*\)|\[[^\]]+\]:\s*\S+.*|\[[^\]]*\]\([^)]*\)|<[^>]+>|[|:\- ]+)$"
-)
 _IMAGE = re.compile(r"!\[[^\]]*\]\([^)]*\)")
 # Added to a sentence's score by its source's rank (0.5 for the first, 0.25 for the second...):
 # chosen on the vault QA dev split (gold note cited 0.70 -> 0.83 with the one-term rule).
@@ -65,7 +62,7 @@ class ExtractiveLLM:
             body = "\n".join(ln for ln in source.text.split("\n") if not ln.startswith("#"))
             for sentence in _SENTENCE.split(body):
                 clean = _IMAGE.sub("", sentence).strip().lstrip("-*>").strip()
-                if len(clean) <= 12 or _NOT_PROSE.match(clean):
+                if len(clean) <= 12 or is_markup(clean) or is_bare_link(clean):
                     continue
                 words = {stem(w) for w in query_terms(clean)}
                 overlap = len(terms & words)

@@ -30,6 +30,7 @@ from typing import Literal
 import numpy as np
 
 from notecite.generate.base import ContextSource
+from notecite.generate.markup import is_bare_link, is_markup
 from notecite.retrieve.releases import asks_when_released, is_release_note
 from notecite.retrieve.terms import STOPWORDS, stem
 
@@ -40,7 +41,6 @@ _MARKERS = re.compile(r"(?:\s*\[N\d+\])+")
 _ONE_MARKER = re.compile(r"\[(N\d+)\]")
 _CLAIM_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[*_`]?[A-Z0-9])|(?<=\]\.)\s+|\n+")
 _MARKERS_AFTER_STOP = re.compile(r"([.!?])((?:\s*\[N\d+\])+)")
-_NOT_PROSE = re.compile(r"^!?\[[^\]]*\]\([^)]*\)$|^\[[^\]]+\]:\s*\S+")
 _CODE = re.compile(r"`([^`]+)`")
 _LIST_NUMBER = re.compile(r"\d{1,3}[.)]")
 _LIST_ITEM = re.compile(r"^\d{1,3}[.)]\s+")
@@ -188,7 +188,7 @@ def _lines(source: ContextSource, pairs: bool = True) -> list[tuple[str, int]]:
     found: list[tuple[str, int]] = []
     for offset, line in enumerate(source.text.split("\n")):
         stripped = line.strip().lstrip("-*>#").strip()
-        if len(stripped) < 3 or _NOT_PROSE.match(stripped):
+        if len(stripped) < 3 or is_markup(stripped) or is_bare_link(stripped):
             continue
         number = source.line_start + offset if source.line_start else 0
         found.extend((sentence, number) for sentence in _LINE_SPLIT.split(stripped) if sentence)

@@ -13,6 +13,7 @@ import re
 # an image alone, a link definition ("[x]: url"), an HTML tag alone, a table rule or a rule
 _MARKUP = re.compile(r"^(!\[[^\]]*\]\([^)]*\)|\[[^\]]+\]:\s*\S+.*|<[^>]+>|[|:\- ]*-[|:\- ]*)$")
 _FENCE = re.compile(r"^(```|~~~)")
+_BARE_LINK = re.compile(r"^\[[^\]]*\]\([^)]*\)$")
 _HEADING = re.compile(r"^#{1,6}\s+(.*?)[\s#]*$")
 _PADDING = re.compile(r"(?<=\S) {2,}")
 
@@ -22,6 +23,11 @@ def is_markup(line: str) -> bool:
     a horizontal rule or a code fence."""
     stripped = line.strip()
     return bool(stripped) and bool(_MARKUP.match(stripped) or _FENCE.match(stripped))
+
+
+def is_bare_link(line: str) -> bool:
+    """``line`` is one markdown link and nothing else (a pointer, not a statement)."""
+    return bool(_BARE_LINK.match(line.strip()))
 
 
 def names_section(line: str, heading_path: str) -> bool:
