@@ -38,6 +38,35 @@ def test_readable_wikilinks(text: str, expected: str) -> None:
     assert readable_wikilinks(text) == expected
 
 
+def test_wikilinks_in_code_stay_as_written() -> None:
+    text = "\n".join(
+        [
+            "Embed a section with `![[note#Section]]` or [[Atlas]]:",
+            "```markdown",
+            "![[note-name#Section Title]]",
+            "```",
+            "~~~~",
+            "[[a|b]]",
+            "```",
+            "[[still|code]]",
+            "~~~~",
+            "after [[Atlas#Budget]]",
+        ]
+    )
+    assert readable_wikilinks(text).split("\n") == [
+        "Embed a section with `![[note#Section]]` or Atlas:",
+        "```markdown",
+        "![[note-name#Section Title]]",
+        "```",
+        "~~~~",
+        "[[a|b]]",
+        "```",
+        "[[still|code]]",
+        "~~~~",
+        "after Atlas Budget",
+    ]
+
+
 def test_wikilinks_are_readable_in_the_parsed_note() -> None:
     parsed = parse_markdown("n.md", "# Plan\nAsk [[people/priya|Priya]] about [[Atlas]].", MTIME)
     assert parsed.sections[0].text == "# Plan\nAsk Priya about Atlas."

@@ -43,10 +43,43 @@ def _wikilink_text(match: re.Match[str]) -> str:
     return text
 
 
+_FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
+_CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
+
+
+def _readable_line(line: str) -> str:
+    """One line's wikilinks made readable, outside its code spans."""
+    out, last = [], 0
+    for span in _CODE_SPAN.finditer(line):
+        out.append(_WIKILINK.sub(_wikilink_text, line[last : span.start()]))
+        out.append(span.group(0))
+        last = span.end()
+    out.append(_WIKILINK.sub(_wikilink_text, line[last:]))
+    return "".join(out)
+
+
 def readable_wikilinks(text: str) -> str:
     """``[[people/priya|Priya]]`` -> ``Priya``; ``[[Atlas#Budget]]`` -> ``Atlas Budget``;
-    Dendron's ``[[Calendar View|dendron://site/topic.calendar]]`` -> ``Calendar View``."""
-    return _WIKILINK.sub(_wikilink_text, text)
+    Dendron's ``[[Calendar View|dendron://site/topic.calendar]]`` -> ``Calendar View``.
+
+    Code is left as written: a link in a fenced block or a code span is an example of the
+    syntax (``![[note#Section]]`` is how a note says how to embed a section)."""
+    if "[[" not in text:
+        return text
+    lines = text.split("\n")
+    fence = ""
+    for number, line in enumerate(lines):
+        opened = _FENCE.match(line)
+        if fence:
+            if opened and opened.group(1)[0] == fence[0] and len(opened.group(1)) >= len(fence):
+                fence = ""
+            continue
+        if opened:
+            fence = opened.group(1)
+            continue
+        if "[[" in line:
+            lines[number] = _readable_line(line)
+    return "\n".join(lines)
 
 
 def _first_h1(sections: tuple[Section, ...]) -> str:
