@@ -140,6 +140,26 @@ def test_only_a_whole_path_becomes_a_marker() -> None:
     assert paths_as_markers("xchangelog.release.2021-03-15", sources) == (
         "xchangelog.release.2021-03-15"
     )
+    # in a code span the backticks go with it (no empty `` left behind)
+    assert paths_as_markers("run `changelog.release.2021-03-15`.", sources) == "run [N1]."
+
+
+def test_a_path_in_backticks_standing_for_the_answer_is_repaired_with_its_line() -> None:
+    hooks = ContextSource(
+        "N1",
+        "d",
+        "dendron.topic.hooks.quickstart.md",
+        "# Quickstart > ## Create a hook",
+        "Run Hook Create from the command palette and give the hook a name.",
+    )
+    grounding = Grounder().ground(
+        "To make a new hook, run the command `dendron.topic.hooks.quickstart`.",
+        (hooks,),
+        "How do I make a new hook?",
+    )
+    assert "``" not in grounding.text
+    assert "Hook Create" in grounding.text
+    assert grounding.cited == ("N1",)
 
 
 def test_a_code_span_is_found_on_a_code_block_line() -> None:

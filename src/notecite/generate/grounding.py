@@ -159,10 +159,9 @@ def paths_as_markers(answer: str, sources: Sequence[ContextSource]) -> str:
         bare = source.rel_path.removesuffix(".md")
         # a one-word name ("index") is a path only with its extension: "index.md"
         suffix = r"(?:\.md)?" if re.search(r"[/.]", bare) else r"\.md"
-        named = (
-            rf"(?:\[{source.cid}\]\s*)?(?<![\w/.-])(?:{re.escape(source.vault)}/)?"
-            rf"{re.escape(bare)}{suffix}(?![\w/-])"
-        )
+        path = rf"(?:{re.escape(source.vault)}/)?{re.escape(bare)}{suffix}"
+        # as a code span too: "run the command `dendron.topic.hooks`" leaves no empty ``
+        named = rf"(?:\[{source.cid}\]\s*)?(?:`{path}`|(?<![\w/.-]){path}(?![\w/-]))"
         answer = re.sub(named, f"[{source.cid}]", answer)
     return answer
 
@@ -200,7 +199,10 @@ def _lines(source: ContextSource, pairs: bool = True) -> list[tuple[str, int]]:
 
 
 _DANGLING = re.compile(
-    r"\b(is|are|was|were|be|been|at|in|on|to|from|by|of|as|called|named|like|see|via)\W*$|:\s*$",
+    r"\b(is|are|was|were|be|been|at|in|on|to|from|by|of|as|called|named|like|see|via)\W*$|:\s*$"
+    # "run the command [N1]": a bare kind word where the name should be
+    r"|\b(the|this|that|a|an)\s+(command|setting|option|key|shortcut|flag|file|note|page|"
+    r"section|format|syntax|value|version|release|link|tool|feature|method)\W*$",
     re.IGNORECASE,
 )
 
