@@ -140,6 +140,9 @@ def test_only_a_whole_path_becomes_a_marker() -> None:
     assert paths_as_markers("xchangelog.release.2021-03-15", sources) == (
         "xchangelog.release.2021-03-15"
     )
+    # the header's shorter form of a path counts as well
+    nested = (ContextSource("N1", "f", "projects/atlas/readme.md", "", "x"),)
+    assert paths_as_markers("see atlas/readme.", nested) == "see [N1]."
     # in a code span the backticks go with it (no empty `` left behind)
     assert paths_as_markers("run `changelog.release.2021-03-15`.", sources) == "run [N1]."
 

@@ -8,6 +8,7 @@ from notecite.generate.prompts import (
     answer_messages,
     context_block,
     folder_ranking_messages,
+    shown_paths,
     shown_section,
     shown_title,
     system_prompt,
@@ -62,7 +63,7 @@ def test_the_numbered_context_block_labels_chunks_by_their_ids() -> None:
     lines = context_block(SOURCES, "numbered").split("\n")
     assert lines[0] == "--- Context from notes ---"
     assert lines[1:4] == [
-        "[N1] work/projects/apollo | Launch",  # the first heading only repeats the name
+        "[N1] work/apollo | Launch",  # the first heading only repeats the name
         "On March 14.",
         "",
     ]
@@ -94,7 +95,33 @@ def test_one_vault_is_not_named_on_every_header_and_other_files_keep_their_exten
         ContextSource("N2", "work", "scans/budget.pdf", "", "40000 euros."),
     )
     headers = [ln for ln in context_block(one_vault, "numbered").split("\n") if ln[:2] == "[N"]
-    assert headers == ["[N1] projects/apollo", "[N2] scans/budget.pdf | (top of note)"]
+    assert headers == ["[N1] apollo", "[N2] budget.pdf | (top of note)"]
+
+
+def test_a_header_names_a_file_with_only_the_folders_that_tell_it_apart() -> None:
+    def source(cid: str, rel_path: str, vault: str = "v") -> ContextSource:
+        return ContextSource(cid, vault, rel_path, "", "x")
+
+    shown = shown_paths(
+        (
+            source("N1", "user/features/wikilinks.md"),
+            source("N2", "projects/atlas/readme.md"),
+            source("N3", "work/plan.md"),
+            source("N4", "home/plan.md"),
+            source("N5", "user/features/wikilinks.md"),  # a second block of N1's note
+            source("N6", "dendron.topic.tags.md"),
+        )
+    )
+    assert shown == {
+        "N1": "wikilinks",
+        "N2": "atlas/readme",  # a generic name keeps what it belongs to
+        "N3": "work/plan",
+        "N4": "home/plan",
+        "N5": "wikilinks",
+        "N6": "dendron.topic.tags",
+    }
+    two_vaults = shown_paths((source("N1", "a/plan.md", "work"), source("N2", "plan.md", "home")))
+    assert two_vaults == {"N1": "work/plan", "N2": "home/plan"}
 
 
 def test_the_header_leaves_out_a_first_heading_that_only_repeats_the_file_name() -> None:

@@ -31,6 +31,7 @@ import numpy as np
 
 from notecite.generate.base import ContextSource
 from notecite.generate.markup import is_bare_link, is_markup
+from notecite.generate.prompts import shown_paths
 from notecite.retrieve.releases import asks_when_released, is_release_note
 from notecite.retrieve.terms import STOPWORDS, stem
 
@@ -154,15 +155,18 @@ def line_terms(text: str) -> set[str]:
 
 def paths_as_markers(answer: str, sources: Sequence[ContextSource]) -> str:
     """``answer`` with a source's path copied from its header ("is [N2] notes/release-0.33",
-    "see notes/release-0.33.md") turned into that source's marker: the model pointed at it."""
+    "see notes/release-0.33.md", the header's shorter form) turned into that source's
+    marker: the model pointed at it."""
+    shown = shown_paths(sources)
     for source in sources:
-        bare = source.rel_path.removesuffix(".md")
-        # a one-word name ("index") is a path only with its extension: "index.md"
-        suffix = r"(?:\.md)?" if re.search(r"[/.]", bare) else r"\.md"
-        path = rf"(?:{re.escape(source.vault)}/)?{re.escape(bare)}{suffix}"
-        # as a code span too: "run the command `dendron.topic.hooks`" leaves no empty ``
-        named = rf"(?:\[{source.cid}\]\s*)?(?:`{path}`|(?<![\w/.-]){path}(?![\w/-]))"
-        answer = re.sub(named, f"[{source.cid}]", answer)
+        forms = {source.rel_path.removesuffix(".md"), shown[source.cid]}
+        for bare in sorted(forms, key=len, reverse=True):
+            # a one-word name ("index") is a path only with its extension: "index.md"
+            suffix = r"(?:\.md)?" if re.search(r"[/.]", bare) else r"\.md"
+            path = rf"(?:{re.escape(source.vault)}/)?{re.escape(bare)}{suffix}"
+            # as a code span too: "run the command `dendron.topic.hooks`" leaves no empty ``
+            named = rf"(?:\[{source.cid}\]\s*)?(?:`{path}`|(?<![\w/.-]){path}(?![\w/-]))"
+            answer = re.sub(named, f"[{source.cid}]", answer)
     return answer
 
 

@@ -105,15 +105,53 @@ def shown_section(source: ContextSource) -> str:
     return " > ".join(parts)
 
 
-def source_header(source: ContextSource, several_vaults: bool) -> str:
+_GENERIC_NAMES = frozenset({"index", "readme", "_index", "home", "overview", "notes"})
+
+
+def shown_paths(sources: Sequence[ContextSource]) -> dict[str, str]:
+    """Each source's path as its header shows it: the file name without ``.md`` and without
+    its folders (``user/features/wikilinks`` -> ``wikilinks``), with as many folders as it
+    takes to tell it from the other sources' files and to say what a generic name
+    (``readme``, ``index``) belongs to; the vault first when the sources span several."""
+    several_vaults = len({source.vault for source in sources}) > 1
+
+    def parts(source: ContextSource) -> list[str]:
+        return source.rel_path.removesuffix(".md").split("/")
+
+    def suffix(source: ContextSource, depth: int) -> str:
+        return "/".join(parts(source)[-depth:])
+
+    depth = {
+        s.cid: 2 if parts(s)[-1].lower() in _GENERIC_NAMES and len(parts(s)) > 1 else 1
+        for s in sources
+    }
+    while True:
+        names: dict[tuple[str, str], list[ContextSource]] = {}
+        for s in sources:
+            names.setdefault((s.vault, suffix(s, depth[s.cid])), []).append(s)
+        clashes = [
+            s
+            for same in names.values()
+            if len({x.rel_path for x in same}) > 1
+            for s in same
+            if depth[s.cid] < len(parts(s))
+        ]
+        if not clashes:
+            break
+        for s in clashes:
+            depth[s.cid] += 1
+    return {
+        s.cid: f"{s.vault}/{suffix(s, depth[s.cid])}" if several_vaults else suffix(s, depth[s.cid])
+        for s in sources
+    }
+
+
+def source_header(source: ContextSource, where: str) -> str:
     """The one short header line of a source in the numbered style (every token of the
-    prompt is waiting time): its id, its path (with the vault only when the context spans
-    several, without ``.md``), its title where it says more, and its section where the path
-    does not already say it."""
+    prompt is waiting time): its id, its path as :func:`shown_paths` gives it, its title
+    where it says more, and its section where the path does not already say it."""
     title = shown_title(source)
     named = f" (title: {as_data(title)})" if title else ""
-    path = source.rel_path.removesuffix(".md")
-    where = f"{source.vault}/{path}" if several_vaults else path
     if not source.heading_path.strip():
         return f"[{source.cid}] {where}{named} | {TOP_OF_NOTE}"
     heading = as_data(shown_section(source))
@@ -123,7 +161,7 @@ def source_header(source: ContextSource, several_vaults: bool) -> str:
 def context_block(sources: Sequence[ContextSource], citation_style: str) -> str:
     """The context as the model sees it (the seed format for ``file_section``)."""
     lines = ["--- Context from notes ---"]
-    several_vaults = len({source.vault for source in sources}) > 1
+    where = shown_paths(sources)
     for number, source in enumerate(sources, start=1):
         if citation_style == "file_section":
             lines.append(f"[Chunk {number}]")
@@ -131,7 +169,7 @@ def context_block(sources: Sequence[ContextSource], citation_style: str) -> str:
             lines.append(f"Section: {as_data(source.heading_path) or TOP_OF_NOTE}")
             lines.append(f"Content: {as_data(source.text)}")
         else:
-            lines.append(source_header(source, several_vaults))
+            lines.append(source_header(source, where[source.cid]))
             lines.append(as_data(source.text))
         lines.append("")
     lines.append("--- End Context ---")
