@@ -227,3 +227,22 @@ def test_locate_finds_a_quote_in_the_note_lines() -> None:
     lines = ["# Apollo", "", "## Launch", "", "The Apollo launch is on March 14."]
     assert locate(lines, "The Apollo launch is on March 14.", 3, 5) == 5
     assert locate(lines, "missing", 1, 5) is None
+
+
+def test_a_date_only_in_the_file_name_supports_a_claim_that_writes_it_out() -> None:
+    release = ContextSource(
+        "N1",
+        "d",
+        "changelog.release.2022-06-14.md",
+        "## Highlights",
+        "Dendron 0.99 has sprouted.\nBetter task notes: set their status and mark them done.",
+        1,
+        "0.99",
+    )
+    answer = "Task notes landed on June 14, 2022, as part of the 0.99 release [N1]."
+    grounding = Grounder().ground(answer, (release,), "When did task notes land?")
+    assert grounding.cited == ("N1",)
+    assert "June 14, 2022" in grounding.text
+    # a date that is nowhere in the source still fails the claim
+    wrong = "Task notes landed on July 2, 2021, in the 0.99 release [N1]."
+    assert Grounder().ground(wrong, (release,), "When did task notes land?").cited == ()

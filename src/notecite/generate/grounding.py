@@ -30,6 +30,7 @@ from typing import Literal
 import numpy as np
 
 from notecite.generate.base import ContextSource
+from notecite.generate.dates import find_dates
 from notecite.generate.markup import is_bare_link, is_markup
 from notecite.generate.prompts import shown_paths
 from notecite.retrieve.releases import asks_when_released, is_release_note
@@ -125,6 +126,8 @@ def content_terms(text: str) -> dict[str, float]:
     terms: dict[str, float] = {}
     for code in _CODE.findall(text):
         terms[code.strip().lower()] = 2.0
+    dates, text = find_dates(text)  # "June 14, 2022" and "2022-06-14" are one term
+    terms.update(dict.fromkeys(dates, 2.0))
     for number in _NUMBER.findall(text):
         terms[number] = 2.0
     for match in _WORD.finditer(_CODE.sub(" ", text)):
@@ -257,7 +260,11 @@ class Grounder:
         question_terms = set(content_terms(question))
         cosines = self._cosines(claims, lines)
         # a line is read under its note's title and section ("0.47" > "Highlights")
-        framing = {s.cid: line_terms(f"{s.title}\n{s.heading_path}") for s in sources}
+        # (and the date in its file name: a daily note 2024-01-15.md, a dated release note)
+        framing = {
+            s.cid: line_terms(f"{s.title}\n{s.heading_path}") | set(find_dates(s.rel_path)[0])
+            for s in sources
+        }
         held = {
             cid: [line_terms(text) | framing[cid] for text, _ in found]
             for cid, found in lines.items()
