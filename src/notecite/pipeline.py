@@ -224,7 +224,7 @@ class AskPipeline:
         )
         if self._note_lines is not None:
             place_quotes(answer, kept, self._note_lines)
-        record_generation(debug, answer)
+        record_generation(debug, answer, started)
         debug.invalid_citations = list(answer.invalid)
         return finish(self._response(answer, kept, debug))
 
@@ -257,10 +257,13 @@ class AskPipeline:
         )
 
 
-def record_generation(debug: DebugInfo, answer: CitedAnswer) -> None:
-    """The answer's model call in the debug view: its times, tokens and rates."""
+def record_generation(debug: DebugInfo, answer: CitedAnswer, asked_at: float | None = None) -> None:
+    """The answer's model call in the debug view: its times, tokens and rates (and, given
+    ``asked_at``, the ``perf_counter`` of the question, the wait for the first text)."""
     debug.timings_ms.generate = answer.generate_ms
     debug.timings_ms.first_token = answer.first_token_ms
+    if asked_at is not None and answer.first_token_at is not None:
+        debug.timings_ms.first_text = (answer.first_token_at - asked_at) * 1000
     debug.context_blocks = answer.blocks
     debug.raw_answer = answer.raw
     usage = answer.usage

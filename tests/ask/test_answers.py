@@ -6,6 +6,7 @@ import pytest
 
 from notecite import Engine
 from notecite.config import AskSettings, GenerationSettings
+from notecite.generate.markup import names_section
 from notecite.generate.prompts import SYSTEM_PROMPT
 from notecite.generate.registry import register_llm
 from notecite.schemas.ask import AskRequest, AskResponse, DebugInfo, RetrievedChunk
@@ -131,10 +132,15 @@ def test_the_model_gets_the_numbered_prompt_with_the_kept_chunks(make_engine: Ma
     assert system.content.startswith(SYSTEM_PROMPT)
     kept = kept_in_order(response)
     assert [s.cid for s in call.sources] == [f"N{i}" for i in range(1, len(kept) + 1)]
-    assert [s.text for s in call.sources] == [c.text for c in kept]
+    # each source is its chunk's evidence: a heading the header already names is left out
+    assert [s.text for s in call.sources] == [
+        "\n".join(ln for ln in c.text.split("\n") if not names_section(ln, c.heading_path))
+        for c in kept
+    ]
     for number, chunk in enumerate(kept, start=1):
-        # one vault: the header names the note's path without its .md
-        assert f"[N{number}] {chunk.rel_path.removesuffix('.md')} | " in user.content
+        # one vault: the header names the note by its file name, without its .md
+        name = chunk.rel_path.removesuffix(".md").rsplit("/", 1)[-1]
+        assert f"[N{number}] {name} | " in user.content
     assert f"Question: {APOLLO}" in user.content
 
 
@@ -222,10 +228,11 @@ def test_debug_times_every_stage(notes_engine: Engine) -> None:
     timings = debug.timings_ms.model_dump()
     assert set(timings) == {
         *("embed", "folder_ranking", "retrieve", "rerank", "auto_rag", "generate", "total"),
-        *("first_token", "prompt_eval"),
+        *("first_token", "first_text", "prompt_eval"),
     }
     # not streamed, and the extractive provider reads no prompt: neither is known
     assert timings.pop("first_token") is None
+    assert timings.pop("first_text") is None
     assert timings.pop("prompt_eval") is None
     assert all(value >= 0 for value in timings.values())
     assert timings["generate"] > 0

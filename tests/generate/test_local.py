@@ -65,6 +65,9 @@ def test_an_ask_with_the_local_provider_keeps_the_contract(tmp_path: Path) -> No
     timings = response.debug.timings_ms
     assert timings.first_token is not None
     assert 0 < timings.first_token <= timings.generate
+    # the wait a person sees: retrieval and the prompt before the first text, not the checks after
+    assert timings.first_text is not None
+    assert timings.first_token <= timings.first_text <= timings.total
     assert timings.prompt_eval is not None
     assert timings.prompt_eval > 0
     # the second question reuses the system prompt the model already read (its prompt cache)

@@ -125,6 +125,8 @@ def ask_command(
         if debug.generation is not None:
             g = debug.generation
             first = f"first text {t.first_token:.0f} ms, " if t.first_token is not None else ""
+            if t.first_text is not None:
+                first += f"{t.first_text:.0f} ms after the question, "
             rates = (
                 f", reads {g.prompt_tokens_per_s:.0f} tok/s" if g.prompt_tokens_per_s else ""
             ) + (f", writes {g.output_tokens_per_s:.0f} tok/s" if g.output_tokens_per_s else "")

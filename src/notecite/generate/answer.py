@@ -101,6 +101,8 @@ class CitedAnswer:
     relabel: dict[str, str] = field(default_factory=dict)
     usage: GenerationUsage = field(default_factory=GenerationUsage)
     first_token_ms: float | None = None
+    first_token_at: float | None = None
+    """``time.perf_counter()`` when the first text came (streamed answers only)."""
     context_tokens: int = 0
 
     def label(self, text: str) -> str:
@@ -218,6 +220,7 @@ def answer_with_citations(
         generate_ms=elapsed,
         usage=usage,
         first_token_ms=(first[0] - started) * 1000 if first else None,
+        first_token_at=first[0] if first else None,
         context_tokens=context_tokens,
         grounding=grounding,
         support=(

@@ -118,6 +118,11 @@ class Timings(BaseModel):
     first_token: float | None = Field(
         default=None, description="from the model call to its first text (streamed answers)"
     )
+    first_text: float | None = Field(
+        default=None,
+        description="from the question to the model's first text: the wait a person sees "
+        "(streamed answers; the checks after the answer are not in it)",
+    )
     prompt_eval: float | None = Field(
         default=None, description="the model reading its prompt (providers that report it)"
     )
