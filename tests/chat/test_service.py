@@ -64,7 +64,8 @@ def test_history_goes_into_the_prompt_without_old_citation_ids(make_engine: Make
     assert last.messages[1].content == "When is the Apollo launch?"
     assert last.messages[2].content == "The Apollo launch is on March 14."  # no [N1], no sources
     assert "Question: What is the Apollo budget?" in last.messages[3].content
-    assert "Budget" in second.citations[0].snippet
+    assert "Budget" in second.citations[0].section
+    assert "40000 euros" in second.citations[0].snippet
 
 
 def test_only_the_last_n_turns_go_into_the_prompt(make_engine: MakeEngine) -> None:
