@@ -90,3 +90,15 @@ def load() -> str:
     """The load average, since other work on a 2-core machine skews every figure."""
     one, five, fifteen = os.getloadavg()
     return f"load average {one:.2f} {five:.2f} {fifteen:.2f}"
+
+
+def source_at(revision: str, scratch: Path) -> Path:
+    """The ``src`` folder of ``revision``, checked out under ``scratch`` with ``git archive``
+    (for a "before" run beside this tree's "after")."""
+    target = scratch / f"src-{revision[:12]}"
+    target.mkdir()
+    archive = subprocess.run(
+        ["git", "-C", str(REPO), "archive", revision, "src"], check=True, capture_output=True
+    ).stdout
+    subprocess.run(["tar", "-x", "-C", str(target)], input=archive, check=True)
+    return target / "src"

@@ -20,7 +20,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from _measure import REPO, load, machine, median
+from _measure import REPO, load, machine, median, source_at
 
 _CHILD = """
 import json, resource, sys, time
@@ -36,16 +36,6 @@ print(json.dumps({
     "peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024,
 }))
 """
-
-
-def _source(revision: str, scratch: Path) -> Path:
-    target = scratch / f"src-{revision[:12]}"
-    target.mkdir()
-    archive = subprocess.run(
-        ["git", "-C", str(REPO), "archive", revision, "src"], check=True, capture_output=True
-    ).stdout
-    subprocess.run(["tar", "-x", "-C", str(target)], input=archive, check=True)
-    return target / "src"
 
 
 def _texts(db: Path, count: int, seed: int) -> list[str]:
@@ -74,7 +64,7 @@ def main() -> None:
         texts_file = Path(scratch) / "texts.json"
         texts = _texts(args.db, args.texts, args.seed)
         texts_file.write_text(json.dumps(texts))
-        sources = {"before": _source(args.base, Path(scratch)), "after": REPO / "src"}
+        sources = {"before": source_at(args.base, Path(scratch)), "after": REPO / "src"}
         runs: dict[str, list[dict[str, float]]] = {label: [] for label in sources}
         for _ in range(args.repeat):
             for label, src in sources.items():

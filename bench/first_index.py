@@ -29,17 +29,7 @@ from pathlib import Path
 
 import numpy as np
 
-from _measure import REPO, machine
-
-
-def _source(revision: str, scratch: Path) -> Path:
-    target = scratch / f"src-{revision[:12]}"
-    target.mkdir()
-    archive = subprocess.run(
-        ["git", "-C", str(REPO), "archive", revision, "src"], check=True, capture_output=True
-    ).stdout
-    subprocess.run(["tar", "-x", "-C", str(target)], input=archive, check=True)
-    return target / "src"
+from _measure import REPO, machine, source_at
 
 
 def _probe(db: Path, term: str) -> tuple[bool, int]:
@@ -149,7 +139,7 @@ def main() -> None:
     args = parser.parse_args()
     print(machine())
     with tempfile.TemporaryDirectory(prefix="notecite-first-index-") as scratch:
-        before = _source(args.base, Path(scratch)) if args.only != "after" else REPO / "src"
+        before = source_at(args.base, Path(scratch)) if args.only != "after" else REPO / "src"
         sources = {"before": before, "after": REPO / "src"}
         finished = []
         for label, src in sources.items():
