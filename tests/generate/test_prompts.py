@@ -135,6 +135,7 @@ def test_the_header_leaves_out_a_first_heading_that_only_repeats_the_file_name()
     # a first heading that says something the name does not stays
     assert section("index.md", "# What is Foam? > ## Features") == "What is Foam? > Features"
     assert section("a/apollo.md", "## Apollo > ### Launch") == "Apollo > Launch"
+    assert section("guides/page.html", "# Page > ## Setup") == "Setup"
 
 
 def test_answer_messages_are_system_history_then_context_and_question() -> None:

@@ -89,7 +89,10 @@ def plain_section(heading_path: str) -> str:
 
 
 def _stem_words(rel_path: str) -> set[str]:
-    stem = rel_path.rsplit("/", 1)[-1].removesuffix(".md")
+    """Words of the file name's last part, without its extension (``dendron.topic.lookup.md``
+    -> lookup, ``guides/page.html`` -> page)."""
+    name = rel_path.rsplit("/", 1)[-1]
+    stem = name.rsplit(".", 1)[0] if "." in name else name
     return set(_plain(stem.rsplit(".", 1)[-1]).split())
 
 
