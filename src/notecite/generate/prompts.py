@@ -65,6 +65,11 @@ def _plain(text: str) -> str:
     return " ".join(_NON_WORD.split(text.lower())).strip()
 
 
+def _file_stem(rel_path: str) -> str:
+    """The file's name without its folders and extension (``cli/daily.md`` -> ``daily``)."""
+    return rel_path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+
+
 def shown_title(source: ContextSource) -> str:
     """The note's title when it tells the model more than the file name and the section do
     (a release note titled "0.47", a meeting note titled with its subject), else ""."""
@@ -72,8 +77,11 @@ def shown_title(source: ContextSource) -> str:
     if not title:
         return ""
     plain = _plain(title)
-    stem = source.rel_path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
-    if not plain or plain == _plain(stem) or plain in _plain(source.heading_path):
+    if (
+        not plain
+        or plain == _plain(_file_stem(source.rel_path))
+        or plain in _plain(source.heading_path)
+    ):
         return ""
     return title
 
@@ -91,9 +99,7 @@ def plain_section(heading_path: str) -> str:
 def _stem_words(rel_path: str) -> set[str]:
     """Words of the file name's last part, without its extension (``dendron.topic.lookup.md``
     -> lookup, ``guides/page.html`` -> page)."""
-    name = rel_path.rsplit("/", 1)[-1]
-    stem = name.rsplit(".", 1)[0] if "." in name else name
-    return set(_plain(stem.rsplit(".", 1)[-1]).split())
+    return set(_plain(_file_stem(rel_path).rsplit(".", 1)[-1]).split())
 
 
 def shown_section(source: ContextSource) -> str:
@@ -118,14 +124,13 @@ def shown_paths(sources: Sequence[ContextSource]) -> dict[str, str]:
     (``readme``, ``index``) belongs to; the vault first when the sources span several."""
     several_vaults = len({source.vault for source in sources}) > 1
 
-    def parts(source: ContextSource) -> list[str]:
-        return source.rel_path.removesuffix(".md").split("/")
+    parts = {s.cid: s.rel_path.removesuffix(".md").split("/") for s in sources}
 
     def suffix(source: ContextSource, depth: int) -> str:
-        return "/".join(parts(source)[-depth:])
+        return "/".join(parts[source.cid][-depth:])
 
     depth = {
-        s.cid: 2 if parts(s)[-1].lower() in _GENERIC_NAMES and len(parts(s)) > 1 else 1
+        s.cid: 2 if parts[s.cid][-1].lower() in _GENERIC_NAMES and len(parts[s.cid]) > 1 else 1
         for s in sources
     }
     while True:
@@ -137,7 +142,7 @@ def shown_paths(sources: Sequence[ContextSource]) -> dict[str, str]:
             for same in names.values()
             if len({x.rel_path for x in same}) > 1
             for s in same
-            if depth[s.cid] < len(parts(s))
+            if depth[s.cid] < len(parts[s.cid])
         ]
         if not clashes:
             break
