@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from notecite.generate.markup import compact, is_markup, names_section
+from notecite.generate.markup import compact, is_markup, is_markup_or_link, names_section
 
 
 @pytest.mark.parametrize(
@@ -49,3 +49,9 @@ def test_a_heading_line_names_the_section_only_when_it_is_on_the_path() -> None:
 def test_table_padding_is_one_space_and_indentation_stays() -> None:
     assert compact("| `a`    |  first   |") == "| `a` | first |"
     assert compact("    indented  code") == "    indented code"
+
+
+def test_a_bare_link_is_a_pointer_but_a_link_in_a_sentence_is_not() -> None:
+    assert is_markup_or_link("  [Getting started](start.md) ")
+    assert is_markup_or_link("![shot](a.png)")
+    assert not is_markup_or_link("See [the guide](guide.md) for more.")

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from notecite.config import GenerationSettings
 from notecite.generate.base import ContextSource, GenerationRequest
 from notecite.generate.citations import FALLBACK_ANSWER
-from notecite.generate.markup import is_bare_link, is_markup
+from notecite.generate.markup import is_markup_or_link
 from notecite.generate.prompts import TOP_OF_NOTE, as_data
 from notecite.retrieve.terms import query_terms, stem
 
@@ -62,7 +62,7 @@ class ExtractiveLLM:
             body = "\n".join(ln for ln in source.text.split("\n") if not ln.startswith("#"))
             for sentence in _SENTENCE.split(body):
                 clean = _IMAGE.sub("", sentence).strip().lstrip("-*>").strip()
-                if len(clean) <= 12 or is_markup(clean) or is_bare_link(clean):
+                if len(clean) <= 12 or is_markup_or_link(clean):
                     continue
                 words = {stem(w) for w in query_terms(clean)}
                 overlap = len(terms & words)

@@ -31,7 +31,7 @@ import numpy as np
 
 from notecite.generate.base import ContextSource
 from notecite.generate.dates import find_dates
-from notecite.generate.markup import is_bare_link, is_markup
+from notecite.generate.markup import is_markup_or_link
 from notecite.generate.prompts import shown_paths
 from notecite.retrieve.releases import asks_when_released, is_release_note
 from notecite.retrieve.terms import STOPWORDS, stem
@@ -194,7 +194,7 @@ def _lines(source: ContextSource, pairs: bool = True) -> list[tuple[str, int]]:
     found: list[tuple[str, int]] = []
     for offset, line in enumerate(source.text.split("\n")):
         stripped = line.strip().lstrip("-*>#").strip()
-        if len(stripped) < 3 or is_markup(stripped) or is_bare_link(stripped):
+        if len(stripped) < 3 or is_markup_or_link(stripped):
             continue
         number = source.line_start + offset if source.line_start else 0
         found.extend((sentence, number) for sentence in _LINE_SPLIT.split(stripped) if sentence)

@@ -25,9 +25,11 @@ def is_markup(line: str) -> bool:
     return bool(stripped) and bool(_MARKUP.match(stripped) or _FENCE.match(stripped))
 
 
-def is_bare_link(line: str) -> bool:
-    """``line`` is one markdown link and nothing else (a pointer, not a statement)."""
-    return bool(_BARE_LINK.match(line.strip()))
+def is_markup_or_link(line: str) -> bool:
+    """``line`` is markup (:func:`is_markup`) or one markdown link and nothing else: a
+    pointer, not a statement to quote or to ground a claim on (the evidence context keeps
+    a bare link: it may be where the answer points)."""
+    return is_markup(line) or bool(_BARE_LINK.match(line.strip()))
 
 
 def names_section(line: str, heading_path: str) -> bool:
