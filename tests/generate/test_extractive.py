@@ -118,3 +118,56 @@ def test_two_sentences_of_one_section_cite_it_once() -> None:
     )
     assert "[N2]" not in answer
     assert answer.count("[N1]") == 2
+
+
+def _answer(question: str, *sources: ContextSource) -> str:
+    return ExtractiveLLM().generate(
+        GenerationRequest(messages=(), question=question, sources=sources)
+    )
+
+
+def test_a_lead_in_is_quoted_with_the_command_it_introduces() -> None:
+    source = ContextSource(
+        "N1",
+        "notes",
+        "cli/daily.md",
+        "# Daily",
+        "Create today's daily note:\n\n```bash\nfoam daily --create\n```\n",
+    )
+    answer = _answer("How do I create today's daily note from the terminal?", source)
+    assert "Create today's daily note: `foam daily --create` [N1]." in answer
+
+
+def test_labels_block_ids_and_repeated_lines_are_not_quoted_twice() -> None:
+    first = ContextSource(
+        "N1",
+        "notes",
+        "changelog.md",
+        "# 0.115",
+        "duplicateSearchMode\n"
+        "enhance(publish): make search mode the default for the search bar (#3575) @joshi\n",
+    )
+    second = ContextSource(
+        "N2",
+        "notes",
+        "release.md",
+        "# Release",
+        "enhance(publish): make search mode the default for the search bar\n"
+        "The search bar finds titles and contents. ^search-bar",
+    )
+    answer = _answer("Which search mode does the published search bar use?", first, second)
+    assert "duplicateSearchMode" not in answer  # one word: a label, not a statement
+    assert answer.count("make search mode the default") == 1  # the same line in two notes
+    assert "The search bar finds titles and contents [N2]." in answer  # no "^search-bar"
+
+
+def test_a_code_span_is_never_cut_at_its_question_mark() -> None:
+    source = ContextSource(
+        "N1",
+        "notes",
+        "search.md",
+        "# Search",
+        "To do full text search add a prefix `?` like `? Onboarding` in the search bar.",
+    )
+    answer = _answer("How do I do a full text search?", source)
+    assert "like `? Onboarding` in the search bar [N1]." in answer

@@ -246,3 +246,22 @@ def test_a_date_only_in_the_file_name_supports_a_claim_that_writes_it_out() -> N
     # a date that is nowhere in the source still fails the claim
     wrong = "Task notes landed on July 2, 2021, in the 0.99 release [N1]."
     assert Grounder().ground(wrong, (release,), "When did task notes land?").cited == ()
+
+
+def test_a_claim_that_quotes_its_lead_in_line_is_not_repeated() -> None:
+    source = ContextSource(
+        "N1", "notes", "cli.md", "# CLI", "Create today's daily note:\n```\nfoam daily\n```"
+    )
+    answer = "Create today's daily note: [N1]."
+    grounding = Grounder().ground(answer, (source,), "How do I create today's daily note?")
+    assert grounding.text == answer
+    assert grounding.claims[0].status == "supported"
+    assert not grounding.claims[0].repaired
+
+
+def test_a_question_mark_inside_a_code_span_does_not_end_a_claim() -> None:
+    claims = split_claims("Type `? Onboarding` in the search bar [N1]. `Ctrl+D` opens it [N2].")
+    assert [c.body for c in claims] == [
+        "Type `? Onboarding` in the search bar.",
+        "`Ctrl+D` opens it.",
+    ]

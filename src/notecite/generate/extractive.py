@@ -12,12 +12,18 @@ from collections.abc import Iterator
 from notecite.config import GenerationSettings
 from notecite.generate.base import ContextSource, GenerationRequest
 from notecite.generate.citations import FALLBACK_ANSWER
-from notecite.generate.markup import is_markup_or_link
+from notecite.generate.markup import is_markup_or_link, split_outside_code
 from notecite.generate.prompts import TOP_OF_NOTE, as_data
 from notecite.retrieve.terms import query_terms, stem
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 _IMAGE = re.compile(r"!\[[^\]]*\]\([^)]*\)")
+# a block id ("... in calendar form. ^calendar-view") is a link target, not words
+_BLOCK_ID = re.compile(r"\s\^[\w-]+$")
+# fewer words than this is a label or an identifier ("duplicateNoteBehavior"), not a statement
+MIN_WORDS = 3
+# a sentence sharing this share of its terms with one already quoted says nothing new
+SAME_TERMS = 0.8
 # Added to a sentence's score by its source's rank (0.5 for the first, 0.25 for the second...):
 # chosen on the vault QA dev split (gold note cited 0.70 -> 0.83 with the one-term rule).
 RANK_PRIOR = 0.5
@@ -29,6 +35,44 @@ def _citation(source: ContextSource, style: str) -> str:
         section = source.heading_path or TOP_OF_NOTE
         return f"[File: {source.rel_path}, Section: {section}]"
     return f"[{source.cid}]"
+
+
+def statements(text: str) -> list[str]:
+    """The sentences of a source's ``text`` that may be quoted, in order: no heading line, a
+    line of a code block as a code span, and a lead-in that ends in a colon ("Create today's
+    note:") joined to what it introduces, which is usually the answer to a how-to."""
+    parts: list[str] = []
+    in_code = False
+    for line in text.split("\n"):
+        stripped = line.strip()
+        if stripped.startswith(("```", "~~~")):
+            in_code = not in_code
+        elif in_code:
+            if stripped and "`" not in stripped:
+                parts.append(f"`{stripped}`")
+        elif not stripped.startswith("#"):
+            parts.extend(p for p in split_outside_code(_SENTENCE, stripped) if p.strip())
+    joined: list[str] = []
+    for part in parts:
+        if joined and joined[-1].endswith(":"):
+            joined[-1] = f"{joined[-1]} {part.strip().lstrip('-*').strip()}"
+        else:
+            joined.append(part.strip())
+    return joined
+
+
+def _quotable(sentence: str) -> str:
+    """``sentence`` as it can be quoted: no image, bullet or block id; "" when what is left
+    is markup, a bare link or too few words to say anything."""
+    clean = _IMAGE.sub("", sentence).strip().lstrip("-*>").strip()
+    clean = _BLOCK_ID.sub("", clean).rstrip()
+    if len(clean) <= 12 or is_markup_or_link(clean) or len(clean.split()) < MIN_WORDS:
+        return ""
+    return clean
+
+
+def _says_again(words: set[str], quoted: list[set[str]]) -> bool:
+    return any(len(words & other) >= SAME_TERMS * min(len(words), len(other)) for other in quoted)
 
 
 def _cited(sentence: str, citation: str) -> str:
@@ -57,23 +101,29 @@ class ExtractiveLLM:
         terms = {stem(t) for t in query_terms(request.question)}
         # a sentence must share this many of the question's terms to count as answering it
         needed = 1 if len(terms) <= 3 else 2
-        scored: list[tuple[float, int, str, ContextSource]] = []
+        scored: list[tuple[float, int, str, set[str], ContextSource]] = []
         for rank, source in enumerate(request.sources):
-            body = "\n".join(ln for ln in source.text.split("\n") if not ln.startswith("#"))
-            for sentence in _SENTENCE.split(body):
-                clean = _IMAGE.sub("", sentence).strip().lstrip("-*>").strip()
-                if len(clean) <= 12 or is_markup_or_link(clean):
+            for sentence in statements(source.text):
+                clean = _quotable(sentence)
+                if not clean:
                     continue
                 words = {stem(w) for w in query_terms(clean)}
                 overlap = len(terms & words)
                 # retrieval ranked the first source best: one shared term is enough there
                 if overlap >= (1 if rank == 0 else needed):
                     score = overlap / (1 + 0.02 * len(words)) + RANK_PRIOR / (1 + rank)
-                    scored.append((score, -rank, clean, source))
-        if not scored:
-            return FALLBACK_ANSWER
+                    scored.append((score, -rank, clean, words, source))
         scored.sort(key=lambda s: (s[0], s[1]), reverse=True)
-        picked = scored[: self._max_sentences]
+        picked: list[tuple[float, int, str, ContextSource]] = []
+        quoted: list[set[str]] = []
+        for score, neg_rank, clean, words, source in scored:
+            if len(picked) == self._max_sentences:
+                break
+            if not _says_again(words, quoted):  # a changelog line copied into two notes
+                picked.append((score, neg_rank, clean, source))
+                quoted.append(words)
+        if not picked:
+            return FALLBACK_ANSWER
         # one citation per section: sentences of one section cite its first block
         first: dict[tuple[str, str, str], ContextSource] = {}
         for _, _, _, source in sorted(picked, key=lambda p: -p[1]):

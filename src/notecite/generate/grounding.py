@@ -31,7 +31,7 @@ import numpy as np
 
 from notecite.generate.base import ContextSource
 from notecite.generate.dates import find_dates
-from notecite.generate.markup import is_markup_or_link
+from notecite.generate.markup import is_markup_or_link, split_outside_code
 from notecite.generate.prompts import shown_paths
 from notecite.retrieve.releases import asks_when_released, is_release_note
 from notecite.retrieve.terms import STOPWORDS, stem
@@ -178,7 +178,7 @@ def split_claims(answer: str) -> list[Claim]:
     claims = []
     answer = _MARKERS_AFTER_STOP.sub(r"\2\1", answer)  # "x. [N1] Y" -> "x [N1]. Y"
     number = ""  # a list item's number, split off its text at "1. Place ..."
-    for piece in _CLAIM_END.split(answer):
+    for piece in split_outside_code(_CLAIM_END, answer):
         text = piece.strip()
         if _LIST_NUMBER.fullmatch(text):
             number = text + " "
@@ -212,6 +212,10 @@ _DANGLING = re.compile(
     r"section|format|syntax|value|version|release|link|tool|feature|method)\W*$",
     re.IGNORECASE,
 )
+
+
+def _words(text: str) -> str:
+    return " ".join(_WORD.findall(text.lower()))
 
 
 def _points_only(claim: Claim) -> bool:
@@ -329,6 +333,8 @@ class Grounder:
             return GroundedClaim(claim, "unsupported")
         score, text, line = max(scored, key=lambda s: s[0])
         support = SupportLine(cid, text, line, round(score, 4))
+        if _words(text) in _words(claim.body):  # it quotes its line ("Use `count` when:")
+            return GroundedClaim(claim, "supported", score, support, [cid])
         body = claim.body.rstrip(" .:")
         source = by_cid[cid]
         if (

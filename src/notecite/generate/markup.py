@@ -16,6 +16,8 @@ _FENCE = re.compile(r"^(```|~~~)")
 _BARE_LINK = re.compile(r"^\[[^\]]*\]\([^)]*\)$")
 _HEADING = re.compile(r"^#{1,6}\s+(.*?)[\s#]*$")
 _PADDING = re.compile(r"(?<=\S) {2,}")
+_CODE_SPAN = re.compile(r"`[^`\n]*`")
+_HIDDEN = re.compile(r"`[^\x00]?\x00(\d+)\x00")
 
 
 def is_markup(line: str) -> bool:
@@ -45,3 +47,17 @@ def names_section(line: str, heading_path: str) -> bool:
 def compact(line: str) -> str:
     """``line`` with runs of spaces inside it (table padding) made one; indentation kept."""
     return _PADDING.sub(" ", line)
+
+
+def split_outside_code(pattern: re.Pattern[str], text: str) -> list[str]:
+    """``pattern.split(text)`` that never cuts inside a code span: in "type `? Onboarding`"
+    the question mark is part of what to type, not the end of a sentence."""
+    spans: list[str] = []
+
+    def hide(found: re.Match[str]) -> str:
+        spans.append(found.group(0))
+        # the span's first letter stays in view: "`Ctrl` opens" may begin a sentence
+        return f"`{found.group(0)[1:2].strip('`')}\x00{len(spans) - 1}\x00"
+
+    hidden = _CODE_SPAN.sub(hide, text.replace("\x00", ""))
+    return [_HIDDEN.sub(lambda m: spans[int(m.group(1))], part) for part in pattern.split(hidden)]
