@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
 import os
 import shutil
@@ -18,6 +19,7 @@ import pytest
 from notecite import Engine, Settings
 from notecite.embed.hashing import HashEmbedder
 from notecite.errors import EmbedderMismatchError
+from notecite.ingest.indexer import note_hash
 from notecite.ingest.markdown import readable_wikilinks
 from notecite.testing import DelegatingEmbedder, hash_settings
 from notecite.types import IndexReport
@@ -445,3 +447,29 @@ def test_upgrade_to_sentence_vectors_embeds_only_sentences(tmp_path: Path) -> No
     assert (again.unchanged, again.sentences_embedded) == (first.added, 0)
     with_sentences = read_rows(db, "SELECT COUNT(*) FROM chunks WHERE sentence_hashes != '[]'")
     assert with_sentences[0][0] > 0
+
+
+def test_notes_read_by_an_older_parser_are_parsed_again_once(
+    settings: Settings, make_vault: MakeVault
+) -> None:
+    vault = make_vault({"a.md": "# A\nSee [[Calendar View|dendron://site/calendar]] daily.\n"})
+    with Engine(settings) as engine:
+        engine.add_vault("v", vault)
+        engine.index()
+    bare = hashlib.sha256((vault / "a.md").read_bytes()).hexdigest()
+    with sqlite3.connect(settings.db_path) as db:  # as an older parser left them
+        db.execute("UPDATE notes SET content_hash = ?", (bare,))
+        db.execute("UPDATE chunks SET text = 'stale text of an older parser'")
+    counting = DelegatingEmbedder(HashEmbedder())
+    with Engine(settings, embedder=counting) as engine:
+        (report,) = engine.index()
+        (again,) = engine.index()
+    assert (report.reparsed, report.updated, report.added) == (1, 0, 0)
+    assert "read again by a newer parser" in report.summary()
+    assert (again.reparsed, again.unchanged) == (0, 1)
+    (text,) = (str(r[0]) for r in read_rows(settings.db_path, "SELECT text FROM chunks", ()))
+    assert "stale" not in text
+    assert "Calendar View" in text
+    assert counting.documents == []  # the same chunk text: its vector is reused
+    (stored,) = read_rows(settings.db_path, "SELECT content_hash FROM notes", ())
+    assert stored[0] == note_hash((vault / "a.md").read_bytes())

@@ -198,6 +198,8 @@ class IndexReport:
     vault: str
     added: int = 0
     updated: int = 0
+    # Notes whose files did not change, parsed again because the parser did (PARSE_VERSION).
+    reparsed: int = 0
     unchanged: int = 0
     removed: int = 0
     failed: int = 0
@@ -216,6 +218,8 @@ class IndexReport:
             f"{self.vault}: added {self.added}, updated {self.updated}, "
             f"unchanged {self.unchanged}, removed {self.removed}, failed {self.failed}"
         )
+        if self.reparsed:
+            line += f"; {self.reparsed} unchanged notes read again by a newer parser"
         if self.waiting_for_vectors:
             line += f"; {self.waiting_for_vectors} notes wait for vectors (keyword search only)"
         if self.interrupted:

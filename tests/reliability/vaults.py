@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import os
 import random
 import signal
@@ -11,6 +10,8 @@ import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+
+from notecite.ingest.indexer import note_hash
 
 WORDS = [
     "alpha",
@@ -139,9 +140,9 @@ def snapshot(db: Path, model_id: str = "hash-256") -> Snapshot:
 
 
 def file_hashes(root: Path) -> dict[str, str]:
-    """rel_path -> sha256 of every note under ``root``."""
+    """rel_path -> the stored hash (:func:`note_hash`) of every note under ``root``."""
     return {
-        p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        p.relative_to(root).as_posix(): note_hash(p.read_bytes())
         for p in sorted(root.rglob("*.md"))
     }
 

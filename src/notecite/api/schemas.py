@@ -158,6 +158,8 @@ class IndexReportOut(BaseModel):
     added: int
     updated: int
     unchanged: int
+    # unchanged files read again because the parser changed since they were indexed
+    reparsed: int = 0
     removed: int
     failed: int
     chunks_embedded: int
@@ -172,6 +174,7 @@ class IndexReportOut(BaseModel):
             added=report.added,
             updated=report.updated,
             unchanged=report.unchanged,
+            reparsed=report.reparsed,
             removed=report.removed,
             failed=report.failed,
             chunks_embedded=report.chunks_embedded,

@@ -78,7 +78,7 @@ def index_command(
         for failure in report.failures:
             click.echo(f"  failed {failure.rel_path}: {failure.reason}")
     if any(r.interrupted for r in reports):
-        written = sum(r.added + r.updated for r in reports)
+        written = sum(r.added + r.updated + r.reparsed for r in reports)
         embedded = sum(r.chunks_embedded for r in reports)
         click.echo(
             f"interrupted: kept {written} notes written and {embedded} chunks embedded in this "

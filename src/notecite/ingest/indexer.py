@@ -40,6 +40,18 @@ WrittenCallback = Callable[[list[tuple[NoteRecord, list[Chunk]]]], None]
 _WINDOW_CHUNKS = 256
 _EMBED_BATCH = 64
 
+# What parsing and chunking make of a file: raise it whenever a change makes them write other
+# text for the same bytes (a link read another way, markup left out). A note's stored hash
+# carries it, so a note indexed under another value is parsed again on the next run even
+# though its file did not change; chunk texts that come out the same keep their vectors.
+PARSE_VERSION = 2
+_HASH_PREFIX = f"p{PARSE_VERSION}:"
+
+
+def note_hash(data: bytes) -> str:
+    """The stored hash of a note's file: its bytes' sha256 under :data:`PARSE_VERSION`."""
+    return _HASH_PREFIX + hashlib.sha256(data).hexdigest()
+
 
 @dataclass(frozen=True)
 class _Pending:
@@ -105,7 +117,9 @@ class VaultIndexer:
             pending = self._visit(entry, states.get(entry.rel_path), entry.rel_path in waiting)
             if pending is not None:
                 queued.append(pending)
-                tracker.notes_written = self._report.added + self._report.updated
+                tracker.notes_written = (
+                    self._report.added + self._report.updated + self._report.reparsed
+                )
             tracker.keyword(done, len(entries), entry.rel_path)
         if not self._stopped():
             gone = sorted(set(states) - seen)
@@ -140,8 +154,10 @@ class VaultIndexer:
             self._fail(entry, entry.error, state)
             return None
         indexed = state is not None and not state.failed
+        current = state is not None and state.content_hash.startswith(_HASH_PREFIX)
         if (
             indexed
+            and current
             and not waiting
             and state is not None
             and state.size == entry.size
@@ -157,7 +173,7 @@ class VaultIndexer:
         except OSError as exc:
             self._fail(entry, f"cannot read: {exc.strerror or exc}", state)
             return None
-        content_hash = hashlib.sha256(data).hexdigest()
+        content_hash = note_hash(data)
         same = indexed and state is not None and state.content_hash == content_hash
         if same and not waiting:
             self._store.touch_note(self._vault.id, entry.rel_path, entry.size, entry.mtime_ns)
@@ -184,7 +200,9 @@ class VaultIndexer:
                 self._store.touch_note(self._vault.id, entry.rel_path, entry.size, entry.mtime_ns)
             return _Pending(record, chunks)
         self._store.replace_note(record, chunks)
-        if indexed:
+        if indexed and not current and _same_bytes(state, data):  # an older parser read it
+            self._report.reparsed += 1
+        elif indexed:
             self._report.updated += 1
         else:
             self._report.added += 1
@@ -313,6 +331,13 @@ class VaultIndexer:
         if self._store.embedder_info() is None:
             self._store.set_embedder_info(model_id, int(vectors.shape[1]))
         put(model_id, {h: v for (h, _), v in zip(batch, vectors, strict=True)})
+
+
+def _same_bytes(state: NoteState | None, data: bytes) -> bool:
+    """Is ``data`` what ``state`` hashed, by an older :data:`PARSE_VERSION` or none?"""
+    if state is None:
+        return False
+    return state.content_hash.rpartition(":")[2] == hashlib.sha256(data).hexdigest()
 
 
 def _windows(queued: list[_Pending]) -> Iterator[list[_Pending]]:
