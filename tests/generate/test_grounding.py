@@ -265,3 +265,34 @@ def test_a_question_mark_inside_a_code_span_does_not_end_a_claim() -> None:
         "Type `? Onboarding` in the search bar.",
         "`Ctrl+D` opens it.",
     ]
+
+
+def test_two_markers_standing_for_the_answer_are_each_repaired_from_their_source() -> None:
+    answer = "The risks of the Apollo launch are [N1] and [N2]."
+    grounding = Grounder().ground(answer, SOURCES, "What are the Apollo launch risks?")
+    (claim,) = grounding.claims
+    assert claim.repaired
+    assert grounding.text == (
+        "The risks of the Apollo launch are: The Apollo launch is on March 14 at the Lisbon "
+        "office [N1]; A storm could delay the launch by a week [N2]."
+    )
+    assert set(grounding.support) == {"N1", "N2"}  # each reference keeps its own line
+
+
+def test_a_sentence_about_the_context_is_left_out() -> None:
+    answer = (
+        "The Apollo launch is on March 14 [N1]. "
+        "This is mentioned in the context, where it states the launch date [N1]."
+    )
+    grounding = Grounder().ground(answer, SOURCES, "When is the Apollo launch?")
+    assert grounding.text == "The Apollo launch is on March 14 [N1]."
+    assert [c.status for c in grounding.claims] == ["supported", "unsupported"]
+
+
+def test_a_context_menu_is_not_a_sentence_about_the_context() -> None:
+    source = ContextSource(
+        "N1", "notes", "menu.md", "# Menu", "Right-click a note to open the context menu."
+    )
+    answer = "Right-click the note to open the context menu [N1]."
+    grounding = Grounder().ground(answer, (source,), "How do I open the context menu?")
+    assert grounding.text == answer

@@ -55,6 +55,15 @@ context source sources based according says said mentioned following information
 include includes including like just can
 """
 _FILLER = frozenset(_FILLER_TEXT.split())
+# A sentence about the prompt, not the notes ("This is mentioned in the context when it
+# states ..."): the reader never saw a "context", and the claims around it say the content.
+_ABOUT_THE_CONTEXT = re.compile(
+    r"\b(?:the|this|that)\s+(?:given\s+|provided\s+|above\s+)?context"
+    # and not "the context menu", "the context of a link"
+    r"(?=\s*(?:[.,;:)\]]|$)|\s+(?:states?|says?|mentions?|provided|given|above|below|does|"
+    r"doesn't|when|where|that|which|is|and|to|from|under|you|\[))",
+    re.IGNORECASE,
+)
 # A claim must share at least this share of its content terms with its best line.
 SUPPORT_THRESHOLD = 0.5
 
@@ -97,6 +106,8 @@ class GroundedClaim:
     support: SupportLine | None = None
     cids: list[str] = field(default_factory=list)
     repaired: bool = False
+    # the lines of the claim's other cited sources, when a repair quoted several
+    also: tuple[SupportLine, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -206,7 +217,8 @@ def _lines(source: ContextSource, pairs: bool = True) -> list[tuple[str, int]]:
 
 
 _DANGLING = re.compile(
-    r"\b(is|are|was|were|be|been|at|in|on|to|from|by|of|as|called|named|like|see|via)\W*$|:\s*$"
+    r"\b(is|are|was|were|be|been|at|in|on|to|from|by|of|as|called|named|like|see|via)"
+    r"(?:\W+(?:and|or))?\W*$|:\s*$"  # "The options are [N1] and [N2]."
     # "run the command [N1]": a bare kind word where the name should be
     r"|\b(the|this|that|a|an)\s+(command|setting|option|key|shortcut|flag|file|note|page|"
     r"section|format|syntax|value|version|release|link|tool|feature|method)\W*$",
@@ -279,6 +291,9 @@ class Grounder:
             if not claim.cids and claim.body.endswith(":"):
                 grounded.append(GroundedClaim(claim, "neutral"))  # a lead-in to what follows
                 continue
+            if _ABOUT_THE_CONTEXT.search(claim.body):
+                grounded.append(GroundedClaim(claim, "unsupported"))
+                continue
             if _points_only(claim) or not every:
                 grounded.append(self._no_content(claim, by_cid, lines, question))
                 continue
@@ -321,30 +336,39 @@ class Grounder:
         """A claim with nothing of its own: a lead-in, or a marker standing in for content."""
         if not claim.cids or not any(c in by_cid for c in claim.cids):
             return GroundedClaim(claim, "neutral")
-        cid = next(c for c in claim.cids if c in by_cid)
-        # The line the marker points to: the claim's own words first, then the question's.
+        # The line each marker points to: the claim's own words first, then the question's.
         wanted = {**content_terms(question)}
         wanted.update({t: 2 * w for t, w in content_terms(claim.content).items()})
-        scored = [
-            (_score(wanted, line_terms(text), text.lower()), text, line)
-            for text, line in _lines(by_cid[cid], pairs=False)
-        ]
-        if not scored:
+        found: list[SupportLine] = []
+        for cid in dict.fromkeys(c for c in claim.cids if c in by_cid):
+            scored = [
+                (_score(wanted, line_terms(text), text.lower()), text, line)
+                for text, line in _lines(by_cid[cid], pairs=False)
+            ]
+            if scored:
+                score, text, line = max(scored, key=lambda s: s[0])
+                found.append(SupportLine(cid, text, line, round(score, 4)))
+        if not found:
             return GroundedClaim(claim, "unsupported")
-        score, text, line = max(scored, key=lambda s: s[0])
-        support = SupportLine(cid, text, line, round(score, 4))
-        if _words(text) in _words(claim.body):  # it quotes its line ("Use `count` when:")
-            return GroundedClaim(claim, "supported", score, support, [cid])
+        first, score = found[0], found[0].score
+        if _words(first.text) in _words(claim.body):  # it quotes its line ("Use `count` when:")
+            return GroundedClaim(claim, "supported", score, first, [first.cid])
         body = claim.body.rstrip(" .:")
-        source = by_cid[cid]
+        if len(found) > 1:  # "The options are [N1] and [N2].": "...are and" without them
+            body = re.sub(r"\W+(?:and|or)$", "", body)
+        source = by_cid[first.cid]
         if (
             source.title
             and asks_when_released(question)
             and is_release_note(source.rel_path, source.title)
         ):  # "The release that added it is [N3]": the release note's title names it
             body = f"{body} {source.title}"
-        repaired = Claim(f"{body}: {text.rstrip('.')} [{cid}].", (cid,))
-        return GroundedClaim(repaired, "supported", score, support, [cid], repaired=True)
+        quoted = "; ".join(f"{s.text.rstrip('.;')} [{s.cid}]" for s in found)
+        repaired = Claim(f"{body}: {quoted}.", tuple(s.cid for s in found))
+        cids = [s.cid for s in found]
+        return GroundedClaim(
+            repaired, "supported", score, first, cids, repaired=True, also=tuple(found[1:])
+        )
 
     def _verdict(self, claim: Claim, best: dict[str, SupportLine]) -> GroundedClaim:
         cited = [best[c] for c in claim.cids if c in best]
@@ -369,12 +393,14 @@ class Grounder:
             if item.status == "neutral":
                 kept.append(item.claim.text)
                 continue
-            kept.append(_cite(body, item.cids))
+            # a repair wrote each quoted line with its own marker
+            kept.append(item.claim.text if item.repaired else _cite(body, item.cids))
             cited.extend(item.cids)
-            if item.support is not None:
-                current = support.get(item.support.cid)
-                if current is None or item.support.score > current.score:
-                    support[item.support.cid] = item.support
+            lines = (item.support, *item.also) if item.support is not None else item.also
+            for line in lines:
+                current = support.get(line.cid)
+                if current is None or line.score > current.score:
+                    support[line.cid] = line
         if not cited:  # no claim is backed by the notes: nothing of the answer stands
             return Grounding("", tuple(grounded), (), {})
         return Grounding(_join(kept), tuple(grounded), tuple(dict.fromkeys(cited)), support)
