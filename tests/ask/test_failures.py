@@ -155,3 +155,12 @@ def test_an_openai_server_that_hangs_times_out_with_references(make_engine: Make
     assert "timed out" in response.error.message
     assert response.references
     assert len(server.received) == 1
+
+
+def test_the_answer_is_asked_for_at_temperature_0_by_default(make_engine: MakeEngine) -> None:
+    """The most likely words: the same question over the same notes gets the same answer."""
+    with ProviderServer(ScriptedLLM("It is on March 14 [N1].")) as server:
+        engine = make_engine(**openai_settings(server.url), ask={"folder_ranking": False})
+        engine.ask(AskRequest(question=APOLLO))
+    (body,) = server.requests_to("chat")
+    assert body["temperature"] == 0.0

@@ -55,7 +55,7 @@ class AnswerSettings:
 
     budget: ContextBudget = field(default_factory=ContextBudget)
     citation_style: str = "numbered"
-    temperature: float = 0.3
+    temperature: float = 0.0
     max_tokens: int = 512
     grounded: bool = True  # the answer must cite the notes (False: plain chat)
     grounder: Grounder | None = None  # checks each claim against a line of the notes

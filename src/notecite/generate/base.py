@@ -60,7 +60,7 @@ class GenerationRequest:
     question: str = ""
     sources: tuple[ContextSource, ...] = ()
     citation_style: str = "numbered"
-    temperature: float = 0.3
+    temperature: float = 0.0
     max_tokens: int = 512
     stop: tuple[str, ...] = field(default_factory=tuple)
     usage: GenerationUsage | None = field(default=None, compare=False)
