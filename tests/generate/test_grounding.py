@@ -296,3 +296,19 @@ def test_a_context_menu_is_not_a_sentence_about_the_context() -> None:
     answer = "Right-click the note to open the context menu [N1]."
     grounding = Grounder().ground(answer, (source,), "How do I open the context menu?")
     assert grounding.text == answer
+
+
+def test_a_hyphenated_name_is_held_by_its_words_but_a_version_only_as_written() -> None:
+    source = ContextSource(
+        "N1",
+        "notes",
+        "foam-queries.md",
+        "# Foam Queries > ## Count",
+        "Use `count` when you only need the number of matches.",
+        title="Foam Queries",
+    )
+    answer = "Use the `count` format of `foam-queries` [N1]."
+    grounding = Grounder().ground(answer, (source,), "How do I count matches?")
+    assert grounding.claims[0].status == "supported"
+    wrong = Grounder().ground("Use `count` since `foam-1.2` [N1].", (source,), "How?")
+    assert wrong.claims[0].status == "unsupported"  # "1.2" is nowhere in the note

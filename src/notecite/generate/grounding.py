@@ -236,6 +236,19 @@ def _points_only(claim: Claim) -> bool:
     return bool(claim.cids) and bool(_DANGLING.search(claim.body.rstrip(" .!?;")))
 
 
+# What a name's words held apart are worth of the name written as it is.
+PARTS_SHARE = 0.8
+
+
+def _parts_in(term: str, line: set[str]) -> bool:
+    """A name of several words without a digit (``foam-queries``, ``rename block``) is held
+    when the line holds each of its words ("Foam Queries" in the note's title)."""
+    if any(ch.isdigit() for ch in term):
+        return False  # a version or a number is held only as written
+    parts = [stem(part) for part in re.split(r"[^\w]+|_", term) if len(part) > 1]
+    return len(parts) > 1 and all(part in line for part in parts)
+
+
 def _score(claim: dict[str, float], line: set[str], text: str = "") -> float:
     """The weighted share of the claim's terms the line holds; 0 when a number or code span
     of the claim is missing from the line. A code-like term (``foam daily --create``,
@@ -248,6 +261,8 @@ def _score(claim: dict[str, float], line: set[str], text: str = "") -> float:
     for term, weight in claim.items():
         if term in line or (text and not term.isalnum() and term in text):
             held += weight
+        elif _parts_in(term, line):  # a line that writes it as written is the better one
+            held += PARTS_SHARE * weight
         elif weight == 2.0 and (term[0].isdigit() or " " in term):
             return 0.0
     return held / total
