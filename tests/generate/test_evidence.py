@@ -100,3 +100,32 @@ def test_a_heading_the_header_does_not_name_is_kept() -> None:
     other = ContextBlock("v", "a.md", "# Guide > ## Publishing", 1, 2, list(lines), [0])
     (chosen,) = select_evidence([other], "publish workflow", 200, words)
     assert chosen.lines == lines
+
+
+def test_a_line_that_introduces_a_list_keeps_the_whole_list() -> None:
+    lines = [
+        "Members support the project every month.",
+        "There are four levels of supporter plans:",
+        "- seed",
+        "- sprout",
+        "- tree",
+        "- forest",
+        "Plans renew on the first of the month.",
+        "The office closes at six.",
+    ]
+    (chosen,) = select_evidence(
+        [block(lines)], "What are the levels of supporter plans?", 200, words
+    )
+    assert chosen.lines == lines[:6]  # the line before, the lead-in and all four items
+
+
+def test_a_setting_name_holds_the_words_it_is_made_of() -> None:
+    lines = [
+        "Set your default embed behavior in the settings:",
+        "{",
+        '  "foam.preview.embedNoteType": "full-card"',
+        "}",
+        "Lunch is at noon.",
+    ]
+    (scored,) = score_lines([block(lines)], "Which embed note type does the preview use?")
+    assert max(scored, key=lambda line: line.score).text.strip().startswith('"foam.preview')

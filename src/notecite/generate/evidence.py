@@ -6,7 +6,8 @@ of a block is scored by the question's content terms it holds, each weighted by 
 own weight (names, numbers and code count more) and by how rare it is among the lines of
 the context (a term every line holds tells nothing). The best lines of a block are kept
 with the line before and the two after (a line often needs the one before it, and steps or
-details follow the line that names them), in note order; a gap
+details follow the line that names them), or the whole list that a kept line ending in a
+colon introduces (up to eight items), in note order; a gap
 between kept windows is shown as ``…``. A block whose lines hold no question term keeps its
 opening lines. Blocks are then filled into the token budget best first, each block's lines
 in score order, and the first block always keeps at least its best window.
@@ -19,6 +20,7 @@ source header already names are never shown, and table padding is made one space
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -31,6 +33,8 @@ BEFORE = 1  # lines kept before a line that scores (a line often needs the one b
 AFTER = 2  # and after it (steps and details follow the line that names them)
 OPENING_LINES = 3  # lines kept from a block where no line holds a question term
 WINDOWS_PER_BLOCK = 3  # best lines of a block whose windows are kept
+LIST_ITEMS = 8  # items of a list kept after a kept line that introduces it ("four levels:")
+_LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s")
 
 
 @dataclass(frozen=True)
@@ -100,9 +104,25 @@ def _windows(lines: Sequence[ScoredLine]) -> list[list[int]]:
         if hit.score < best / 2:
             break
         low = max(0, hit.position - BEFORE)
-        high = min(len(lines) - 1, hit.position + AFTER)
+        high = _list_end(lines, hit.position, min(len(lines) - 1, hit.position + AFTER))
         windows.append([p for p in range(low, high + 1) if lines[p].shown])
     return windows
+
+
+def _list_end(lines: Sequence[ScoredLine], start: int, high: int) -> int:
+    """``high``, or further when a line from ``start`` to ``high`` ends in a colon and a list
+    follows it: the list's items (up to :data:`LIST_ITEMS`) are what the line introduces."""
+    for position in range(start, high + 1):
+        if lines[position].text.rstrip().endswith(":"):
+            end = position
+            while (
+                end + 1 < len(lines)
+                and end - position < LIST_ITEMS
+                and _LIST_ITEM.match(lines[end + 1].text)
+            ):
+                end += 1
+            high = max(high, end)
+    return high
 
 
 def _render(lines: Sequence[ScoredLine], keep: set[int]) -> list[str]:

@@ -48,6 +48,8 @@ _LIST_NUMBER = re.compile(r"\d{1,3}[.)]")
 _LIST_ITEM = re.compile(r"^\d{1,3}[.)]\s+")
 _NUMBER = re.compile(r"\b\d+(?:[.,:/-]\d+)*\b")
 _WORD = re.compile(r"[^\W_]+(?:[._/-][^\W_]+)*", re.UNICODE)
+_CAMEL = re.compile(r"[a-z][A-Z]")
+_CAMEL_PART = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 _LINE_SPLIT = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(\[])")
 _FILLER_TEXT = """
 also yes no one two use used using way get got make makes made need needs able answer
@@ -158,12 +160,17 @@ def content_terms(text: str) -> dict[str, float]:
 
 
 def line_terms(text: str) -> set[str]:
+    """Every term ``text`` holds: its content terms, each word and its stem, and the words
+    inside a name (``foam.preview.embedNoteType`` holds foam, preview, embed, note, type)."""
     found = set(content_terms(text))
     for match in _WORD.finditer(text):
-        lower = match.group(0).lower()
+        word = match.group(0)
+        lower = word.lower()
         found.add(lower)
         found.add(stem(lower))
         found.update(stem(part) for part in re.split(r"[._/-]", lower) if part)
+        if _CAMEL.search(word):
+            found.update(stem(part.lower()) for part in _CAMEL_PART.findall(word))
     return found
 
 
