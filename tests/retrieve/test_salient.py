@@ -23,6 +23,9 @@ from notecite.retrieve.salient import salient_terms, variants
         # a phrase written as one word: its names count one by one
         ("Which tool does the Word-to-Markdown recipe use?", ["Word", "Markdown"]),
         ("Does Foam-Lite sync?", ["Foam-Lite"]),
+        # a month or a weekday is part of a date, which notes may write as 2021-06-21
+        ("What did the June 2021 release of Dendron add?", ["Dendron"]),
+        ("What changed on Monday, March 15?", []),
     ],
 )
 def test_salient_terms(question: str, expected: list[str]) -> None:
@@ -38,3 +41,9 @@ def test_variants_split_camel_case() -> None:
 def test_a_name_with_a_lowercase_suffix_is_also_looked_up_alone() -> None:
     assert variants("Vercel-hosted") == ["Vercel-hosted", "Vercel"]
     assert variants("Foam-Lite") == ["Foam-Lite"]
+
+
+def test_a_version_is_also_looked_up_with_and_without_its_v() -> None:
+    assert variants("v0.55") == ["v0.55", "0.55"]
+    assert variants("0.116.1") == ["0.116.1", "v0.116.1"]
+    assert variants("mp3") == ["mp3"]

@@ -18,13 +18,19 @@ _CODE = re.compile(r"`([^`\n]{2,80})`")
 _QUOTED = re.compile(r"[\"\u201c]([^\"\u201d\n]{2,60})[\"\u201d]")
 _TOKEN = re.compile(r"(?<![\w@-])(?:--?|[@#])?[^\W_][\w]*(?:[./:_+-][\w]+)*[+#]*", re.UNICODE)
 _CAMEL = re.compile(r"[a-z][A-Z]|[A-Z]{2,}[a-z]")
+_VERSION = re.compile(r"[vV]?(\d+(?:\.\d+)+)")
 # Capitalised words that start questions or are common in them, never names.
 _COMMON_TEXT = """
 what when where which who whom whose why how is are was were do does did can could
 should would will shall may might must have has had the a an i my our your in on at for
 from with about into if please tell show list give explain describe compare yes no ok hi
 hello thanks is there any anything something
+january february march april may june july august september october november december
+jan feb mar apr jun jul aug sep sept oct nov dec
+monday tuesday wednesday thursday friday saturday sunday
 """
+# (A month or a weekday is part of a date, and notes often write dates as 2021-06-21: "the
+# June 2021 release" is not a name the notes must hold.)
 _COMMON = frozenset(_COMMON_TEXT.split())
 
 
@@ -93,12 +99,16 @@ def _is_salient(token: str, text: str, start: int) -> bool:
 
 def variants(term: str) -> list[str]:
     """Ways the notes may write ``term``: as is, and with CamelCase or dotted parts apart
-    (``VSCode`` -> ``VS Code``, ``filenameFormat`` -> ``filename Format``)."""
+    (``VSCode`` -> ``VS Code``, ``filenameFormat`` -> ``filename Format``); a version with
+    and without its ``v``."""
     spaced = re.sub(r"(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", " ", term)
     found = [term, spaced]
     head, _, rest = term.partition("-")
     if head and rest and rest.islower():
         found.append(head)  # "Vercel-hosted": the name is "Vercel"
+    version = _VERSION.fullmatch(term)
+    if version:  # "v0.55" may be written "0.55", and "0.55" "v0.55"
+        found.append(version.group(1) if term[0] in "vV" else f"v{term}")
     return list(dict.fromkeys(found))
 
 
