@@ -87,6 +87,11 @@ def test_a_title_that_says_more_than_the_path_and_section_is_in_the_header() -> 
     )
     assert shown_title(same_as_file) == shown_title(same_as_heading) == ""
     assert shown_title(release) == ""  # no title known
+    # the last part of a hierarchical name, said again (a plural is the same word)
+    special = ContextSource("N1", "d", "dendron.topic.pods.md", "## Use", "x", 1, "Pod")
+    assert shown_title(special) == ""
+    more = ContextSource("N1", "d", "dendron.topic.pod.dev.md", "## Use", "x", 1, "Pod Dev Kit")
+    assert shown_title(more) == "Pod Dev Kit"
 
 
 def test_one_vault_is_not_named_on_every_header_and_other_files_keep_their_extension() -> None:

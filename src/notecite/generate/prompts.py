@@ -6,6 +6,7 @@ import re
 from collections.abc import Sequence
 
 from notecite.generate.base import ChatMessage, ContextSource
+from notecite.retrieve.terms import STOPWORDS, stem
 
 SYSTEM_PROMPT = (
     "You are a helpful assistant that answers questions based on the provided context from "
@@ -81,9 +82,18 @@ def shown_title(source: ContextSource) -> str:
         not plain
         or plain == _plain(_file_stem(source.rel_path))
         or plain in _plain(source.heading_path)
+        or _says_name(plain, source.rel_path)
     ):
         return ""
     return title
+
+
+def _says_name(plain_title: str, rel_path: str) -> bool:
+    """Does the title only say the file name's last part again ("Special Notes" for
+    ``dendron.topic.special-notes``, "Pods" for ``dendron.topic.pod``)?"""
+    named = {stem(word) for word in _stem_words(rel_path)}
+    said = {stem(word) for word in plain_title.split() if word not in STOPWORDS}
+    return bool(said) and said <= named
 
 
 def system_prompt(citation_style: str) -> str:
