@@ -22,18 +22,31 @@ def test_query_terms_drop_stopwords_and_repeats() -> None:
 
 
 @pytest.mark.parametrize(
-    ("word", "stemmed"),
+    "forms",
     [
-        ("launches", "launch"),
-        ("meetings", "meeting"),
-        ("meeting", "meet"),
-        ("studies", "stud"),
-        ("moved", "mov"),
-        ("is", "is"),
+        ("launch", "launches", "launched", "launching"),
+        ("meeting", "meetings", "meet"),
+        ("note", "notes", "noted"),
+        ("feature", "features"),
+        ("create", "created", "creating", "creates"),
+        ("query", "queries"),
+        ("class", "classes"),
+        ("process", "processes", "processed"),
+        ("move", "moved", "moves"),
     ],
 )
-def test_stem_strips_common_suffixes(word: str, stemmed: str) -> None:
-    assert stem(word) == stemmed
+def test_the_forms_of_a_word_meet(forms: tuple[str, ...]) -> None:
+    assert len({stem(word) for word in forms}) == 1, [stem(word) for word in forms]
+
+
+def test_short_words_and_words_ending_in_s_stay_whole() -> None:
+    assert [stem(w) for w in ("is", "status", "bus", "analysis", "use")] == [
+        "is",
+        "status",
+        "bus",
+        "analysis",
+        "use",
+    ]
 
 
 def words(count: int, filler: str = "zz") -> str:

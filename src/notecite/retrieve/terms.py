@@ -30,10 +30,22 @@ def query_terms(text: str) -> list[str]:
     return list(dict.fromkeys(t for t in tokenize(text) if t not in STOPWORDS))
 
 
+_SIBILANT_PLURAL = ("sses", "xes", "zes", "ches", "shes")
+
+
 @lru_cache(maxsize=131072)
 def stem(word: str) -> str:
-    """Strip a few common English suffixes so 'launches' meets 'launch'."""
-    for suffix in ("ing", "ies", "es", "ed", "s"):
-        if len(word) > len(suffix) + 2 and word.endswith(suffix):
-            return word[: -len(suffix)]
-    return word
+    """Strip a few common English suffixes so that the forms of a word meet: a plural, then
+    ``-ing`` or ``-ed``, then a final ``e`` ("notes" and "note", "features" and "feature",
+    "launches", "launched" and "launch", "created" and "create", "queries" and "query")."""
+    if len(word) > 4 and word.endswith("ies"):
+        word = word[:-3] + "y"
+    elif len(word) > 4 and word.endswith(_SIBILANT_PLURAL):
+        word = word[:-2]
+    elif len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        word = word[:-1]
+    if len(word) > 5 and word.endswith("ing"):
+        word = word[:-3]
+    elif len(word) > 4 and word.endswith("ed"):
+        word = word[:-2]
+    return word[:-1] if len(word) > 3 and word.endswith("e") else word
