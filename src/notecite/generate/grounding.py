@@ -66,6 +66,9 @@ _ABOUT_THE_CONTEXT = re.compile(
     r"doesn't|when|where|that|which|is|and|to|from|under|you|\[))",
     re.IGNORECASE,
 )
+# A marker standing for content is repaired only with a line that holds at least this share
+# of the question's and the claim's terms ("found at [N3]" in a note of other things is not).
+REPAIR_THRESHOLD = 0.25
 # A claim must share at least this share of its content terms with its best line.
 SUPPORT_THRESHOLD = 0.5
 
@@ -358,6 +361,8 @@ class Grounder:
         """A claim with nothing of its own: a lead-in, or a marker standing in for content."""
         if not claim.cids or not any(c in by_cid for c in claim.cids):
             return GroundedClaim(claim, "neutral")
+        if not any(ch.isalpha() for ch in claim.body):  # "}" closing a block the model wrote
+            return GroundedClaim(Claim(claim.body, ()), "neutral")
         # The line each marker points to: the claim's own words first, then the question's.
         wanted = {**content_terms(question)}
         wanted.update({t: 2 * w for t, w in content_terms(claim.content).items()})
@@ -370,8 +375,8 @@ class Grounder:
             if scored:
                 score, text, line = max(scored, key=lambda s: s[0])
                 found.append(SupportLine(cid, text, line, round(score, 4)))
-        if not found:
-            return GroundedClaim(claim, "unsupported")
+        if not found or found[0].score < REPAIR_THRESHOLD:  # no line says what it points to
+            return GroundedClaim(claim, "unsupported", found[0].score if found else 0.0)
         first, score = found[0], found[0].score
         if _words(first.text) in _words(claim.body):  # it quotes its line ("Use `count` when:")
             return GroundedClaim(claim, "supported", score, first, [first.cid])
