@@ -314,8 +314,8 @@ def test_a_hyphenated_name_is_held_by_its_words_but_a_version_only_as_written() 
     assert wrong.claims[0].status == "unsupported"  # "1.2" is nowhere in the note
 
 
-def test_a_marker_is_not_repaired_with_a_line_about_something_else() -> None:
-    answer = "The Apollo launch is on March 14 [N1]. The catering menu can be found at [N2]."
+def test_a_marker_saying_where_the_answer_is_written_is_not_repaired() -> None:
+    answer = "The Apollo launch is on March 14 [N1]. The launch details can be found at [N2]."
     grounding = Grounder().ground(answer, SOURCES, "When is the Apollo launch?")
     assert [c.status for c in grounding.claims] == ["supported", "unsupported"]
     assert grounding.text == "The Apollo launch is on March 14 [N1]."

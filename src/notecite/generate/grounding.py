@@ -66,9 +66,12 @@ _ABOUT_THE_CONTEXT = re.compile(
     r"doesn't|when|where|that|which|is|and|to|from|under|you|\[))",
     re.IGNORECASE,
 )
-# A marker standing for content is repaired only with a line that holds at least this share
-# of the question's and the claim's terms ("found at [N3]" in a note of other things is not).
-REPAIR_THRESHOLD = 0.25
+# A marker that says where something is written, not what ("can be found at [N3]").
+_POINTS_TO_A_PLACE = re.compile(
+    r"\b(?:found|described|documented|explained|listed|covered|detailed|mentioned|shown)\s+"
+    r"(?:at|in|on|under)\W*$",
+    re.IGNORECASE,
+)
 # A claim must share at least this share of its content terms with its best line.
 SUPPORT_THRESHOLD = 0.5
 
@@ -375,8 +378,10 @@ class Grounder:
             if scored:
                 score, text, line = max(scored, key=lambda s: s[0])
                 found.append(SupportLine(cid, text, line, round(score, 4)))
-        if not found or found[0].score < REPAIR_THRESHOLD:  # no line says what it points to
-            return GroundedClaim(claim, "unsupported", found[0].score if found else 0.0)
+        if not found or _POINTS_TO_A_PLACE.search(claim.body.rstrip(" .!?;")):
+            # "It is described in the section of the changelog, which can be found at [N3]":
+            # where the answer would be is not the answer, and no line of the source says it
+            return GroundedClaim(claim, "unsupported")
         first, score = found[0], found[0].score
         if _words(first.text) in _words(claim.body):  # it quotes its line ("Use `count` when:")
             return GroundedClaim(claim, "supported", score, first, [first.cid])
