@@ -326,3 +326,13 @@ def test_a_closing_brace_with_a_marker_keeps_no_marker() -> None:
     grounding = Grounder().ground(answer, SOURCES, "When is the Apollo launch?")
     assert grounding.cited == ("N1",)
     assert "[N2]" not in grounding.text
+
+
+def test_a_lead_in_about_the_context_is_dropped_and_the_claim_kept() -> None:
+    answer = "According to the context, the Apollo launch is on March 14 [N1]."
+    grounding = Grounder().ground(answer, SOURCES, "When is the Apollo launch?")
+    assert grounding.text == "The Apollo launch is on March 14 [N1]."
+    said = "The context states that a storm could delay the launch by a week [N2]."
+    assert Grounder().ground(said, SOURCES, "What could delay it?").text == (
+        "A storm could delay the launch by a week [N2]."
+    )

@@ -66,6 +66,24 @@ _ABOUT_THE_CONTEXT = re.compile(
     r"doesn't|when|where|that|which|is|and|to|from|under|you|\[))",
     re.IGNORECASE,
 )
+# "According to the context, " before what a claim says: the reader never saw a context.
+_CONTEXT_LEAD_IN = re.compile(
+    r"^(?:(?:according\s+to|based\s+on|as\s+(?:stated|mentioned|described|shown)\s+in|from|in)"
+    r"\s+(?:the|this)\s+(?:given\s+|provided\s+|above\s+)?context(?:\s+(?:provided|given|above))?"
+    r"|(?:the|this)\s+context\s+(?:states|says|mentions|shows)(?:\s+that)?)\s*,?\s*",
+    re.IGNORECASE,
+)
+
+
+def _without_context_lead_in(claim: Claim) -> Claim:
+    """``claim`` without a lead-in about the prompt ("According to the context, 1,500
+    refugees settled there" says "1,500 refugees settled there")."""
+    text = _CONTEXT_LEAD_IN.sub("", claim.text, count=1)
+    if text == claim.text or not text.strip():
+        return claim
+    return Claim(text[0].upper() + text[1:], claim.cids)
+
+
 # A marker that says where something is written, not what ("can be found at [N3]").
 _POINTS_TO_A_PLACE = re.compile(
     r"\b(?:found|described|documented|explained|listed|covered|detailed|mentioned|shown)\s+"
@@ -314,7 +332,8 @@ class Grounder:
             for cid, found in lines.items()
         }
         grounded: list[GroundedClaim] = []
-        for number, claim in enumerate(claims):
+        for number, said in enumerate(claims):
+            claim = _without_context_lead_in(said)
             every = content_terms(claim.content)
             if not claim.cids and claim.body.endswith(":"):
                 grounded.append(GroundedClaim(claim, "neutral"))  # a lead-in to what follows
