@@ -79,6 +79,7 @@ class Outcome:
     cited: list[str] = field(default_factory=list)
     timings_ms: dict[str, float] = field(default_factory=dict)
     answer: str = ""
+    raw: str = ""  # what the model wrote, before its claims were checked
 
 
 def note_name(title: str) -> str:
@@ -177,6 +178,7 @@ def judge(q: Question, response: AskResponse) -> Outcome:
         cited=[f"{c.rel_path} > {c.heading_path}" for c in cited],
         timings_ms=debug.timings_ms.model_dump(),
         answer=response.answer,
+        raw=debug.raw_answer or "",
     )
 
 

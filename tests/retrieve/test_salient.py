@@ -26,6 +26,7 @@ from notecite.retrieve.salient import salient_terms, variants
         # a month or a weekday is part of a date, which notes may write as 2021-06-21
         ("What did the June 2021 release of Dendron add?", ["Dendron"]),
         ("What changed on Monday, March 15?", []),
+        ("Who was the 4th to rule the Yuan dynasty?", ["Yuan"]),  # notes may write "fourth"
     ],
 )
 def test_salient_terms(question: str, expected: list[str]) -> None:

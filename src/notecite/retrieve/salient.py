@@ -18,6 +18,7 @@ _CODE = re.compile(r"`([^`\n]{2,80})`")
 _QUOTED = re.compile(r"[\"\u201c]([^\"\u201d\n]{2,60})[\"\u201d]")
 _TOKEN = re.compile(r"(?<![\w@-])(?:--?|[@#])?[^\W_][\w]*(?:[./:_+-][\w]+)*[+#]*", re.UNICODE)
 _CAMEL = re.compile(r"[a-z][A-Z]|[A-Z]{2,}[a-z]")
+_ORDINAL = re.compile(r"\d+(?:st|nd|rd|th)", re.IGNORECASE)
 _VERSION = re.compile(r"[vV]?(\d+(?:\.\d+)+)")
 # Capitalised words that start questions or are common in them, never names.
 _COMMON_TEXT = """
@@ -79,6 +80,8 @@ def salient_terms(question: str) -> list[str]:
 
 
 def _is_salient(token: str, text: str, start: int) -> bool:
+    if _ORDINAL.fullmatch(token):
+        return False  # "the 4th ruler": notes may write "fourth"
     if any(ch.isdigit() for ch in token) and any(ch.isalpha() for ch in token):
         return True  # v0.19, mp3, 2fa
     if token.isdigit():

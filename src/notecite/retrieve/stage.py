@@ -34,7 +34,7 @@ from notecite.retrieve.rerank import final_score, lexical_score
 from notecite.retrieve.rerankers.base import Reranker
 from notecite.retrieve.retriever import Candidate, Retrieval, RetrievalOptions, Retriever
 from notecite.retrieve.salient import MissingTerms, salient_terms, variants
-from notecite.retrieve.terms import query_terms
+from notecite.retrieve.terms import query_terms, stem, tokenize
 from notecite.retrieve.timehints import TimeRange, parse_time_hint
 from notecite.schemas.ask import AskRequest, AutoRagMode, DebugInfo, FolderSelection
 from notecite.store.base import Store
@@ -530,11 +530,13 @@ class RetrievalStage:
         """``missing`` with ``not_in_context`` set to the salient terms in the vaults that no
         chunk of ``kept`` holds."""
         context = " ".join(" ".join(c.chunk.text.split()) for c in kept).lower()
+        stems = {stem(word) for word in tokenize(context)}
         unseen = tuple(
             t
             for t in missing.salient
             if t not in missing.not_in_vaults
             and not any(" ".join(v.split()).lower() in context for v in variants(t))
+            and not _same_word_held(t, stems)
         )
         return replace(missing, not_in_context=unseen)
 
@@ -572,3 +574,12 @@ class RetrievalStage:
             if status.name in {v.name for v in self._vaults}
         )
         return Retrieved(candidates, kept, strategy, k, empty, debug)
+
+
+def _same_word_held(term: str, stems: set[str]) -> bool:
+    """Does the text hold a form of the one-word ``term`` ("Palestinian" for "Palestine",
+    "Germans" for "German"): a word of it that starts with the term's stem?"""
+    if not term.isalpha():
+        return False
+    root = stem(term.lower())
+    return len(root) >= 5 and any(held.startswith(root) for held in stems)
