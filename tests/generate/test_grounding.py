@@ -7,6 +7,7 @@ import dataclasses
 from notecite.generate.base import ContextSource
 from notecite.generate.grounding import (
     Grounder,
+    _without_context_lead_in,
     content_terms,
     locate,
     paths_as_markers,
@@ -336,3 +337,8 @@ def test_a_lead_in_about_the_context_is_dropped_and_the_claim_kept() -> None:
     assert Grounder().ground(said, SOURCES, "What could delay it?").text == (
         "A storm could delay the launch by a week [N2]."
     )
+
+
+def test_in_the_context_of_something_is_not_a_lead_in_about_the_prompt() -> None:
+    claim = split_claims("In the context of the launch, a storm could delay it [N2].")[0]
+    assert _without_context_lead_in(claim) == claim

@@ -70,7 +70,8 @@ _ABOUT_THE_CONTEXT = re.compile(
 _CONTEXT_LEAD_IN = re.compile(
     r"^(?:(?:according\s+to|based\s+on|as\s+(?:stated|mentioned|described|shown)\s+in|from|in)"
     r"\s+(?:the|this)\s+(?:given\s+|provided\s+|above\s+)?context(?:\s+(?:provided|given|above))?"
-    r"|(?:the|this)\s+context\s+(?:states|says|mentions|shows)(?:\s+that)?)\s*,?\s*",
+    r"|(?:the|this)\s+context\s+(?:states|says|mentions|shows)(?:\s+that)?)"
+    r"(?!\s+of\b)\s*,?\s*",  # not "In the context of publishing, ..."
     re.IGNORECASE,
 )
 
