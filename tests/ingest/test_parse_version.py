@@ -1,0 +1,56 @@
+"""What parsing and chunking make of the shared vaults, pinned to ``PARSE_VERSION``.
+
+A note's stored hash carries ``PARSE_VERSION``, so notes indexed by an older parser are
+parsed again. That only works if the version is raised whenever parsing or chunking writes
+other text for the same files: this test fails on such a change until it is.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from notecite.chunking import ChunkerConfig, chunk_note
+from notecite.embed.hashing import HashEmbedder
+from notecite.ingest.indexer import PARSE_VERSION
+from notecite.ingest.parse import parse_file
+from tests.helpers import DENDRON_VAULT, FOAM_VAULT
+
+pytestmark = pytest.mark.slow  # parses the 1,098 shared notes
+
+# PARSE_VERSION -> the digest of what it makes of the Foam and Dendron vaults (below).
+FINGERPRINTS = {2: "a686dda05a985c315be95bd5673e0a67a6cb2b964ecde076c1bbec0630029e5d"}
+MTIME = datetime(2024, 1, 1, tzinfo=UTC)
+
+
+def fingerprint(*vaults: Path) -> str:
+    """sha256 over every chunk (path, section, lines, texts) of every markdown note."""
+    counter = HashEmbedder()
+    config = ChunkerConfig(max_tokens=counter.max_tokens, overlap_tokens=32)
+    digest = hashlib.sha256()
+    for vault in vaults:
+        for path in sorted(vault.rglob("*.md")):
+            rel_path = path.relative_to(vault).as_posix()
+            note = parse_file(rel_path, path.read_bytes(), MTIME)
+            for chunk in chunk_note(note, vault.name, counter.count_tokens, config):
+                fields = (
+                    rel_path,
+                    chunk.heading_path,
+                    f"{chunk.line_start}-{chunk.line_end}",
+                    chunk.text,
+                    chunk.embed_text,
+                    *chunk.sentence_texts,
+                )
+                digest.update("\0".join(fields).encode() + b"\1")
+    return digest.hexdigest()
+
+
+def test_parsing_the_shared_vaults_gives_what_this_parse_version_gave() -> None:
+    found = fingerprint(FOAM_VAULT, DENDRON_VAULT)
+    assert FINGERPRINTS.get(PARSE_VERSION) == found, (
+        "parsing or chunking now makes other text of the same files: raise PARSE_VERSION in "
+        f"notecite/ingest/indexer.py and record {found!r} for it here"
+    )
