@@ -200,7 +200,7 @@ class VaultIndexer:
                 self._store.touch_note(self._vault.id, entry.rel_path, entry.size, entry.mtime_ns)
             return _Pending(record, chunks)
         self._store.replace_note(record, chunks)
-        if indexed and not current and _same_bytes(state, data):  # an older parser read it
+        if indexed and not current and _same_bytes(state, content_hash):  # an older parser
             self._report.reparsed += 1
         elif indexed:
             self._report.updated += 1
@@ -333,11 +333,12 @@ class VaultIndexer:
         put(model_id, {h: v for (h, _), v in zip(batch, vectors, strict=True)})
 
 
-def _same_bytes(state: NoteState | None, data: bytes) -> bool:
-    """Is ``data`` what ``state`` hashed, by an older :data:`PARSE_VERSION` or none?"""
+def _same_bytes(state: NoteState | None, content_hash: str) -> bool:
+    """Did ``state`` hash the bytes that ``content_hash`` (:func:`note_hash`) hashes, under an
+    older :data:`PARSE_VERSION` or none? The sha256 after the version prefix is compared."""
     if state is None:
         return False
-    return state.content_hash.rpartition(":")[2] == hashlib.sha256(data).hexdigest()
+    return state.content_hash.rpartition(":")[2] == content_hash.rpartition(":")[2]
 
 
 def _windows(queued: list[_Pending]) -> Iterator[list[_Pending]]:
