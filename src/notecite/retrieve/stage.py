@@ -530,15 +530,16 @@ class RetrievalStage:
         """``missing`` with ``not_in_context`` set to the salient terms in the vaults that no
         chunk of ``kept`` holds."""
         context = " ".join(" ".join(c.chunk.text.split()) for c in kept).lower()
-        stems = {stem(word) for word in tokenize(context)}
-        unseen = tuple(
+        unseen = [
             t
             for t in missing.salient
             if t not in missing.not_in_vaults
             and not any(" ".join(v.split()).lower() in context for v in variants(t))
-            and not _same_word_held(t, stems)
-        )
-        return replace(missing, not_in_context=unseen)
+        ]
+        if unseen:  # the context's words are stemmed only when a term is not there as written
+            stems = {stem(word) for word in tokenize(context)}
+            unseen = [t for t in unseen if not _same_word_held(t, stems)]
+        return replace(missing, not_in_context=tuple(unseen))
 
     def _waiting_for_vectors(self) -> frozenset[tuple[str, str]]:
         """(vault, rel path) of the searched notes that have a chunk with no vector yet."""
