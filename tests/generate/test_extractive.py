@@ -171,3 +171,49 @@ def test_a_code_span_is_never_cut_at_its_question_mark() -> None:
     )
     answer = _answer("How do I do a full text search?", source)
     assert "like `? Onboarding` in the search bar [N1]." in answer
+
+
+FRAMED = (
+    ContextSource(
+        "N1", "v1", "journal.md", "# Journal", "Journal notes use the date format yy.MM.dd."
+    ),
+    ContextSource(
+        "N2",
+        "v1",
+        "tasks/config/date-format.md",
+        "# Task date format > ## Summary",
+        "The default value is `y.MM.dd` unless you change it.",
+        title="Task date format",
+    ),
+)
+
+
+def test_a_sentence_is_read_under_its_notes_title_and_section() -> None:
+    question = "What date format do task notes get by default?"
+    answer = ExtractiveLLM().generate(
+        GenerationRequest(messages=(), question=question, sources=FRAMED)
+    )
+    # "task", "date" and "format" are in the second note's title, not in its sentence
+    assert "`y.MM.dd` unless you change it [N2]." in answer
+
+
+def test_asked_when_it_arrived_only_a_release_note_frames_its_sentences() -> None:
+    sources = (
+        ContextSource(
+            "N1", "v1", "releases/0.3.md", "# 0.3", "Sites can have a password now.", title="0.3"
+        ),
+        ContextSource(
+            "N2",
+            "v1",
+            "publish/password.md",
+            "# Password protection",
+            "Set the password you would like to use.",
+            title="Password protection for sites",
+        ),
+    )
+    question = "Which release added password protection for sites?"
+    answer = ExtractiveLLM().generate(
+        GenerationRequest(messages=(), question=question, sources=sources)
+    )
+    assert "password now [N1]" in answer
+    assert "[N2]" not in answer
