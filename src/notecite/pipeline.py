@@ -191,7 +191,7 @@ class AskPipeline:
                 )
             )
         kept = retrieved.kept
-        if retrieved.missing.not_in_vaults:
+        if retrieved.missing.settled:
             # A name, command or version the notes never mention: say so, show the closest.
             return finish(
                 AskResponse(
@@ -210,7 +210,7 @@ class AskPipeline:
                 sources,
                 request.citation_style,
                 request.detail,
-                absent=retrieved.missing.not_in_context,
+                absent=retrieved.missing.unheld,
             ),
             self._count_tokens,
             AnswerSettings(

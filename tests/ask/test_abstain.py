@@ -181,3 +181,22 @@ def test_a_name_the_notes_never_mention_skips_auto_rag_and_its_model_calls(
     assert response.debug is not None
     assert not response.debug.auto_rag.triggered
     assert llm.calls == []  # no HyDE, no rewrite, no answer
+
+
+def test_a_name_the_notes_lack_among_several_they_hold_is_a_detail_the_model_is_told(
+    make_engine: MakeEngine,
+) -> None:
+    """One absent name of four (Slack, beside Maria, Apollo and Lisbon) does not settle the
+    question: the notes hold the rest of it. The model answers, told that the notes don't
+    mention Slack."""
+    llm = ScriptedLLM("Maria moved the Apollo launch review to Thursday [N1].")
+    engine = make_engine(llm=llm, ask={"folder_ranking": False})
+    question = "Did Maria move the Apollo launch review in Lisbon, as the Slack thread says?"
+    response = engine.ask(AskRequest(question=question, debug=True))
+
+    assert not response.abstained
+    assert "Thursday" in response.answer
+    assert response.debug is not None
+    assert response.debug.missing_terms == ["Slack"]  # the debug view still shows it
+    (call,) = llm.answer_calls
+    assert 'The notes above do not mention "Slack"' in call.messages[-1].content

@@ -186,3 +186,20 @@ def test_tokens_stream_before_the_validated_answer(make_engine: MakeEngine) -> N
     assert "".join(pieces) == "The Apollo launch is on March 14 [N1][N9]."
     assert reply.answer == "The Apollo launch is on March 14 [N1]."
     assert reply.meta.invalid_citations == 1
+
+
+def test_a_name_the_notes_never_mention_settles_a_turn_and_a_lesser_one_is_told(
+    make_engine: MakeEngine,
+) -> None:
+    llm = ScriptedLLM("The Apollo budget is 40000 euros [N1].")
+    engine = make_engine(llm=llm, ask={"auto_rag": "off"})
+    settled = engine.chat(ChatRequest(message="Is the Apollo budget tracked in Jira?"))
+    assert settled.answer.startswith('Your notes don\'t mention "Jira"')
+    assert llm.answer_calls == []
+
+    detail = engine.chat(
+        ChatRequest(message="Did Maria approve the Apollo budget for Lisbon in Jira?")
+    )
+    assert "40000 euros" in detail.answer
+    (call,) = llm.answer_calls
+    assert 'The notes above do not mention "Jira"' in call.messages[-1].content

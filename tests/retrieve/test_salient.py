@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from notecite.retrieve.salient import salient_terms, variants
+from notecite.retrieve.salient import MissingTerms, salient_terms, variants
 
 
 @pytest.mark.parametrize(
@@ -48,3 +48,12 @@ def test_a_version_is_also_looked_up_with_and_without_its_v() -> None:
     assert variants("v0.55") == ["v0.55", "0.55"]
     assert variants("0.116.1") == ["0.116.1", "v0.116.1"]
     assert variants("mp3") == ["mp3"]
+
+
+def test_absent_terms_settle_a_question_from_a_third_of_its_salient_terms() -> None:
+    assert MissingTerms(("Foam", "Logseq"), ("Logseq",)).settled
+    assert MissingTerms(("Dendron", "CLI", "Homebrew"), ("Homebrew",)).settled
+    lesser = MissingTerms(("iPhone", "Drafts", "Shortcuts", "GitHub"), ("iPhone",), ("Drafts",))
+    assert not lesser.settled
+    assert lesser.unheld == ("iPhone", "Drafts")  # what the model is told the notes lack
+    assert not MissingTerms(("Foam",)).settled

@@ -162,8 +162,10 @@ class ChatService:
             query=query.query,
         )
         missing = retrieved.missing.not_in_vaults if retrieved and kept else ()
+        if retrieved and not retrieved.missing.settled:
+            missing = ()  # a detail the notes lack: the model is told so (``absent``)
         written: list[str] = []
-        absent = retrieved.missing.not_in_context if retrieved else ()
+        absent = retrieved.missing.unheld if retrieved else ()
 
         def write(piece: str) -> None:
             assert on_token is not None
@@ -366,7 +368,7 @@ def _abstain_reason(
         return "no_notes"
     if retrieved is not None and retrieved.filtered_out:
         return "no_matching_notes"
-    if retrieved is not None and retrieved.kept and retrieved.missing.not_in_vaults:
+    if retrieved is not None and retrieved.kept and retrieved.missing.settled:
         return "not_mentioned"
     return "insufficient_information" if answer.sources else "no_relevant_context"
 

@@ -35,6 +35,13 @@ monday tuesday wednesday thursday friday saturday sunday
 _COMMON = frozenset(_COMMON_TEXT.split())
 
 
+# The share of a question's salient terms that, absent from every note, settles it: "Does
+# Foam sync with Logseq?" (one of two). Below it the absent term is a detail of a question the
+# notes may well answer ("Capturing from an iPhone: where do the Drafts action and the
+# Shortcuts recipe put new notes?", one of five): the model is told the notes don't mention it.
+SETTLING_SHARE = 1 / 3
+
+
 @dataclass(frozen=True)
 class MissingTerms:
     """Salient terms of a question that the notes lack.
@@ -48,6 +55,19 @@ class MissingTerms:
     salient: tuple[str, ...] = ()
     not_in_vaults: tuple[str, ...] = ()
     not_in_context: tuple[str, ...] = ()
+
+    @property
+    def settled(self) -> bool:
+        """Do the terms no note holds settle the question ("your notes don't mention X"):
+        are they at least :data:`SETTLING_SHARE` of its salient terms?"""
+        share = len(self.not_in_vaults) / max(1, len(self.salient))
+        return bool(self.not_in_vaults) and share >= SETTLING_SHARE
+
+    @property
+    def unheld(self) -> tuple[str, ...]:
+        """The salient terms the kept chunks do not hold, in the vaults or not: what the
+        model is told the notes don't mention."""
+        return self.not_in_vaults + self.not_in_context
 
 
 def salient_terms(question: str) -> list[str]:
