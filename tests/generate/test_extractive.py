@@ -217,3 +217,19 @@ def test_asked_when_it_arrived_only_a_release_note_frames_its_sentences() -> Non
     )
     assert "password now [N1]" in answer
     assert "[N2]" not in answer
+
+
+def test_a_hard_wrapped_sentence_is_quoted_whole() -> None:
+    source = ContextSource(
+        "N1",
+        "notes",
+        "images.md",
+        "# Images",
+        "VS Code can now paste images from the clipboard, or drag-and-drop image\n"
+        "files, directly into markdown documents.",
+    )
+    answer = _answer("Can I drop image files into markdown documents?", source)
+    assert (
+        "paste images from the clipboard, or drag-and-drop image files, directly into "
+        "markdown documents [N1]." in answer
+    )

@@ -342,3 +342,32 @@ def test_a_lead_in_about_the_context_is_dropped_and_the_claim_kept() -> None:
 def test_in_the_context_of_something_is_not_a_lead_in_about_the_prompt() -> None:
     claim = split_claims("In the context of the launch, a storm could delay it [N2].")[0]
     assert _without_context_lead_in(claim) == claim
+
+
+def test_a_hard_wrapped_sentence_supports_a_claim_from_the_line_it_starts_on() -> None:
+    wrapped = ContextSource(
+        "N1",
+        "notes",
+        "images.md",
+        "# Images",
+        "VS Code (since\n[1.79](https://example.com/v1_79))\n"
+        "now has the ability to paste images from the clipboard, or drag-and-drop image\n"
+        "files, directly into markdown documents. The file will be created in the\n"
+        "workspace.",
+        line_start=5,
+    )
+    claim = "Since VS Code 1.79 you can paste or drop image files directly into markdown documents."
+    grounding = Grounder().ground(claim, (wrapped,), "Since when can I paste images?")
+    (found,) = grounding.claims
+    assert found.status == "recited"  # no marker: the line that holds it is cited
+    assert found.support is not None
+    assert found.support.text.startswith("VS Code (since [1.79]")
+    assert found.support.line == 5
+    note = ["# Images", "", "Intro.", "", *wrapped.text.split("\n")]
+    assert locate(note, found.support.text, 1, len(note)) == 5
+
+
+def test_locate_finds_a_quote_that_goes_on_in_the_next_line() -> None:
+    lines = ["# Images", "", "The file will be created in the", "workspace, with a link."]
+    assert locate(lines, "The file will be created in the workspace, with a link.", 1, 4) == 3
+    assert locate(lines, "workspace, with a link.", 1, 4) == 4

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from notecite.generate.markup import compact, is_markup, is_markup_or_link, names_section
+from notecite.generate.markup import (
+    compact,
+    is_markup,
+    is_markup_or_link,
+    names_section,
+    unwrap,
+)
 
 
 @pytest.mark.parametrize(
@@ -55,3 +61,40 @@ def test_a_bare_link_is_a_pointer_but_a_link_in_a_sentence_is_not() -> None:
     assert is_markup_or_link("  [Getting started](start.md) ")
     assert is_markup_or_link("![shot](a.png)")
     assert not is_markup_or_link("See [the guide](guide.md) for more.")
+
+
+def test_unwrap_joins_a_hard_wrapped_paragraph_and_keeps_where_each_line_began() -> None:
+    lines = [
+        "# Images",
+        "VS Code (since",
+        "[1.79](https://example.com/v1_79)) can paste images from the clipboard, or drop image",
+        "files, directly into markdown documents. The file is created in the",
+        "workspace.",
+        "",
+        "- A list item that wraps",
+        "  onto a second line.",
+        "- Another item",
+        "```",
+        "code that does not",
+        "end a sentence",
+        "```",
+        "duplicateSearchMode",
+        "enhance(publish): make search mode the default",
+        "The search bar finds titles.",
+    ]
+    found = unwrap(lines)
+    texts = [u.text.strip() for u in found]
+    paragraph = found[1]
+    assert paragraph.text.startswith("VS Code (since [1.79](https://example.com/v1_79)) can")
+    assert paragraph.text.endswith("The file is created in the workspace.")
+    assert paragraph.index == 1
+    assert paragraph.line_of(paragraph.text.index("files, directly")) == 3
+    assert paragraph.line_of(paragraph.text.index("The file is")) == 3
+    assert paragraph.line_of(paragraph.text.index("workspace.")) == 4
+    assert "- A list item that wraps onto a second line." in texts
+    assert "- Another item" in texts  # a list item starts a block of its own
+    assert texts[texts.index("```") + 1 :][:2] == ["code that does not", "end a sentence"]
+    assert "duplicateSearchMode" in texts  # one word: a label, not a wrapped sentence
+    # a capital starts a statement of its own: a line without a stop is not run on into it
+    assert "enhance(publish): make search mode the default" in texts
+    assert texts[0] == "# Images"

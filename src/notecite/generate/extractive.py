@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from notecite.config import GenerationSettings
 from notecite.generate.base import ContextSource, GenerationRequest
 from notecite.generate.citations import FALLBACK_ANSWER
-from notecite.generate.markup import is_markup_or_link, split_outside_code
+from notecite.generate.markup import is_markup_or_link, split_outside_code, unwrap
 from notecite.generate.prompts import TOP_OF_NOTE, as_data
 from notecite.retrieve.releases import asks_when_released, is_release_note
 from notecite.retrieve.terms import query_terms, stem
@@ -42,13 +42,14 @@ def _citation(source: ContextSource, style: str) -> str:
 
 
 def statements(text: str) -> list[str]:
-    """The sentences of a source's ``text`` that may be quoted, in order: no heading line, a
+    """The sentences of a source's ``text`` that may be quoted, in order (a hard-wrapped one
+    whole): no heading line, a
     line of a code block as a code span, and a lead-in that ends in a colon ("Create today's
     note:") joined to what it introduces, which is usually the answer to a how-to."""
     parts: list[str] = []
     in_code = False
-    for line in text.split("\n"):
-        stripped = line.strip()
+    for line in unwrap(text.split("\n")):  # a hard-wrapped sentence is one sentence
+        stripped = line.text.strip()
         if stripped.startswith(("```", "~~~")):
             in_code = not in_code
         elif in_code:

@@ -31,7 +31,7 @@ import numpy as np
 
 from notecite.generate.base import ContextSource
 from notecite.generate.dates import find_dates
-from notecite.generate.markup import is_markup_or_link, split_outside_code
+from notecite.generate.markup import is_markup_or_link, split_outside_code, unwrap
 from notecite.generate.prompts import shown_paths
 from notecite.retrieve.releases import asks_when_released, is_release_note
 from notecite.retrieve.terms import STOPWORDS, stem
@@ -235,12 +235,20 @@ def split_claims(answer: str) -> list[Claim]:
 def _lines(source: ContextSource, pairs: bool = True) -> list[tuple[str, int]]:
     """The lines of a source worth quoting, split into sentences, with their note line."""
     found: list[tuple[str, int]] = []
-    for offset, line in enumerate(source.text.split("\n")):
-        stripped = line.strip().lstrip("-*>#").strip()
+    # a hard-wrapped sentence is read whole, with the line it starts on
+    for line in unwrap(source.text.split("\n")):
+        text = line.text.strip()
+        stripped = text.lstrip("-*>#").strip()
         if len(stripped) < 3 or is_markup_or_link(stripped):
             continue
-        number = source.line_start + offset if source.line_start else 0
-        found.extend((sentence, number) for sentence in _LINE_SPLIT.split(stripped) if sentence)
+        cursor = line.text.find(stripped)
+        for sentence in _LINE_SPLIT.split(stripped):
+            if not sentence:
+                continue
+            at = line.text.find(sentence, cursor)
+            cursor = max(cursor, at)
+            offset = line.line_of(at) if at >= 0 else line.index
+            found.append((sentence, source.line_start + offset if source.line_start else 0))
     if not pairs:
         return found
     # A claim may join two neighbouring sentences: each pair is a candidate line too.
@@ -483,6 +491,10 @@ def locate(lines: Sequence[str], quote: str, start: int, end: int) -> int | None
     of a chunk drops blank lines, so its own line numbers are only an estimate)."""
     wanted = " ".join(quote.split())[:60].lower()
     for number in range(max(1, start), min(len(lines), end) + 1):
-        if wanted and wanted in " ".join(lines[number - 1].split()).lower():
+        line = " ".join(lines[number - 1].split()).lower()
+        # a hard-wrapped quote goes on in the next lines; it must start on this one
+        following = " ".join(" ".join(lines[number : number + 3]).split()).lower()
+        at = f"{line} {following}".find(wanted) if wanted else -1
+        if 0 <= at < len(line):
             return number
     return None

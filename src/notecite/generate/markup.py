@@ -9,6 +9,8 @@ spaces for the eye; one space says the same.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 # an image alone, a link definition ("[x]: url"), an HTML tag alone, a table rule or a rule
 _MARKUP = re.compile(r"^(!\[[^\]]*\]\([^)]*\)|\[[^\]]+\]:\s*\S+.*|<[^>]+>|[|:\- ]*-[|:\- ]*)$")
@@ -61,3 +63,71 @@ def split_outside_code(pattern: re.Pattern[str], text: str) -> list[str]:
 
     hidden = _CODE_SPAN.sub(hide, text.replace("\x00", ""))
     return [_HIDDEN.sub(lambda m: spans[int(m.group(1))], part) for part in pattern.split(hidden)]
+
+
+# a line that starts a block of its own: a list item, a heading, a quote, a table row, a fence
+_BLOCK_START = re.compile(r"^\s*(?:[-*+]\s|\d{1,3}[.)]\s|#|>|\||```|~~~)")
+# a line after which a new line is a new statement: a sentence's end, a lead-in's colon
+_STATEMENT_END = re.compile(r"[.!?:]['\")\]*_`]*$")
+
+
+@dataclass(frozen=True)
+class Unwrapped:
+    """A statement line of a note: physical lines of one hard-wrapped paragraph or list item
+    joined with spaces.
+
+    Attributes:
+        text: the joined text.
+        index: the 0-based index of its first physical line.
+        breaks: offsets in ``text`` where each later physical line begins.
+    """
+
+    text: str
+    index: int
+    breaks: tuple[int, ...] = ()
+
+    def line_of(self, offset: int) -> int:
+        """The 0-based index of the physical line that holds ``text[offset]``."""
+        return self.index + sum(1 for b in self.breaks if b <= offset)
+
+
+def unwrap(lines: Sequence[str]) -> list[Unwrapped]:
+    """``lines`` with hard-wrapped text joined: a line continues the one before it when that
+    one is prose of more than one word that does not end a statement, and this one starts no
+    block of its own and no capitalised word ("VS Code (since 1.79)" / "now has the ability
+    to paste images"). Lines of a code block, blank lines, headings, table rows, markup and
+    bare links stay as they are."""
+    found: list[Unwrapped] = []
+    in_code = False
+    joinable = False  # may the next line continue the last one found?
+    for index, line in enumerate(lines):
+        stripped = line.strip()
+        fence = bool(_FENCE.match(stripped))
+        if fence:
+            in_code = not in_code
+        if (
+            joinable
+            and stripped
+            and not in_code
+            and not fence
+            and not _BLOCK_START.match(line)
+            and not is_markup_or_link(stripped)
+            # "now has ...", "[1.79](...)": a capital may start a statement of its own
+            and not stripped[0].isupper()
+        ):
+            last = found[-1]
+            start = len(last.text) + 1
+            found[-1] = Unwrapped(f"{last.text} {stripped}", last.index, (*last.breaks, start))
+        else:
+            found.append(Unwrapped(line, index))
+        text = found[-1].text.strip()
+        joinable = (
+            bool(text)
+            and not in_code
+            and not fence
+            and not text.startswith(("#", "|"))
+            and not is_markup_or_link(text)
+            and not _STATEMENT_END.search(text)
+            and len(text.split()) > 1  # one word is a label ("duplicateSearchMode")
+        )
+    return found
