@@ -129,6 +129,28 @@ def test_a_marker_pointing_at_a_release_note_is_repaired_with_its_title() -> Non
     assert grounding.text.startswith("The release that added password protection is 0.33: ")
 
 
+def test_a_marker_in_place_of_a_releases_name_gets_the_name() -> None:
+    release = ContextSource(
+        "N1",
+        "d",
+        "changelog.release.2022-06-14.md",
+        "### Highlights",
+        "- **Obsidian import**: a new command imports an Obsidian vault.",
+        line_start=9,
+        title="0.99",
+    )
+    answer = "In the release [N1], you could first import an Obsidian vault with a new command."
+    question = "In which release could I first import an Obsidian vault?"
+    grounding = Grounder().ground(answer, (release,), question)
+    assert grounding.text == (
+        "In the release 0.99, you could first import an Obsidian vault with a new command [N1]."
+    )
+    # not asked when it arrived, or not a release note: the marker is left as it is
+    assert "0.99" not in Grounder().ground(answer, (release,), "How do I import a vault?").text
+    note = dataclasses.replace(release, rel_path="guides.import.md", title="Import")
+    assert "Import" not in Grounder().ground(answer, (note,), question).text
+
+
 def test_only_a_whole_path_becomes_a_marker() -> None:
     sources = (
         ContextSource("N1", "d", "changelog.release.2021-03-15.md", "", "x"),

@@ -216,6 +216,27 @@ def paths_as_markers(answer: str, sources: Sequence[ContextSource]) -> str:
     return answer
 
 
+# "In the release [N1], you could ...": the marker stands where the release's name should be
+_RELEASE_MARKER = re.compile(r"\b(release|version)\s+\[(N\d+)\]", re.IGNORECASE)
+
+
+def release_markers(answer: str, sources: Sequence[ContextSource], question: str) -> str:
+    """``answer`` with a marker written in place of a release's name ("in the release [N1]")
+    given that name, the title of the release note it cites ("in the release 0.99 [N1]"),
+    when the question asks when something arrived."""
+    if not asks_when_released(question):
+        return answer
+    by_cid = {s.cid: s for s in sources}
+
+    def named(found: re.Match[str]) -> str:
+        source = by_cid.get(found.group(2))
+        if source is None or not source.title or not is_release_note(source.rel_path, source.title):
+            return found.group(0)
+        return f"{found.group(1)} {source.title.strip()} [{found.group(2)}]"
+
+    return _RELEASE_MARKER.sub(named, answer)
+
+
 def split_claims(answer: str) -> list[Claim]:
     """Sentences and list items of ``answer``, each with the ids cited right after it."""
     claims = []
@@ -327,7 +348,7 @@ class Grounder:
         """Check every claim of ``answer`` against ``sources`` (see the module docstring)."""
         by_cid = {s.cid: s for s in sources}
         lines = {s.cid: _lines(s) for s in sources}
-        claims = split_claims(paths_as_markers(answer, sources))
+        claims = split_claims(release_markers(paths_as_markers(answer, sources), sources, question))
         question_terms = set(content_terms(question))
         cosines = self._cosines(claims, lines)
         # a line is read under its note's title and section ("0.47" > "Highlights")
