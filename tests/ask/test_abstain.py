@@ -200,3 +200,14 @@ def test_a_name_the_notes_lack_among_several_they_hold_is_a_detail_the_model_is_
     assert response.debug.missing_terms == ["Slack"]  # the debug view still shows it
     (call,) = llm.answer_calls
     assert 'The notes above do not mention "Slack"' in call.messages[-1].content
+
+
+def test_a_model_that_copies_the_absent_terms_hint_is_shown_saying_it_plainly(
+    make_engine: MakeEngine,
+) -> None:
+    llm = ScriptedLLM('The notes above do not mention "Slack": say so, and claim nothing about it.')
+    engine = make_engine(llm=llm, ask={"folder_ranking": False})
+    question = "Did Maria move the Apollo launch review in Lisbon, as the Slack thread says?"
+    response = engine.ask(AskRequest(question=question))
+    assert response.abstained
+    assert response.answer == 'Your notes don\'t mention "Slack".'

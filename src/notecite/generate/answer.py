@@ -36,7 +36,7 @@ from notecite.generate.context import (
 )
 from notecite.generate.evidence import select_evidence
 from notecite.generate.grounding import Grounder, Grounding, SupportLine
-from notecite.generate.prompts import TOP_OF_NOTE
+from notecite.generate.prompts import TOP_OF_NOTE, without_hint_echo
 
 logger = logging.getLogger(__name__)
 
@@ -195,7 +195,7 @@ def answer_with_citations(
     outcome: Outcome = "answered"
     if settings.grounded and not cited:
         if acknowledges_gap(validated.text):
-            outcome, text = "gap", validated.text
+            outcome, text = "gap", without_hint_echo(validated.text)
         else:
             outcome, text = "fallback", FALLBACK_ANSWER
     relabel = first_cited_order(cited, [s.cid for s in sources])

@@ -28,6 +28,12 @@ CITE_REMINDER = (
     " End each sentence with the id of its source, like [N1]. If the notes do not answer "
     "the question, say so."
 )
+# Told to the model when the kept notes lack a salient term of the question.
+ABSENT_HINT = "The notes above do not mention {named}: say so, and claim nothing about it."
+_HINT_ECHO = re.compile(
+    r"the notes above do not mention (.+?):\s*say so,? and claim nothing about (?:it|them)\.?",
+    re.IGNORECASE,
+)
 DETAIL_HINTS = {
     "brief": "Answer briefly, in one to three sentences.",
     "normal": "Answer in a short paragraph.",
@@ -216,7 +222,7 @@ def answer_messages(
     gap = ""
     if absent:
         named = ", ".join(f'"{as_data(t)}"' for t in absent)
-        gap = f"\nThe notes above do not mention {named}: say so, and claim nothing about it."
+        gap = "\n" + ABSENT_HINT.format(named=named)
     system = system_prompt(citation_style)
     if citation_style == "numbered":
         system = f"{system} {hint}{CITE_REMINDER}"
@@ -225,6 +231,12 @@ def answer_messages(
         tail = f"{hint}{gap}"
     user = f"{context_block(sources, citation_style)}\n\nQuestion: {question}\n{tail}".rstrip()
     return (ChatMessage("system", system), *history, ChatMessage("user", user))
+
+
+def without_hint_echo(answer: str) -> str:
+    """``answer`` with the absent-terms hint, when a small model copied it as its answer,
+    said the way notecite says it: 'Your notes don't mention "X".'."""
+    return _HINT_ECHO.sub(lambda m: f"Your notes don't mention {m.group(1)}.", answer)
 
 
 def folder_ranking_messages(question: str, folders: Sequence[str]) -> tuple[ChatMessage, ...]:
