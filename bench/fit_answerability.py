@@ -1,12 +1,14 @@
 """Fit the answerability gate (``notecite.retrieve.answerability``) on the dev split of the
 vault QA set, and choose its threshold there.
 
-Every dev question of ``bench/qa/vaults.jsonl`` is retrieved exactly as ``ask`` retrieves it
-(the indexes of ``notecite eval qa`` under ``--home``; run that first), the gate's features
-are read, and a logistic regression (L2, Newton steps, standardised features) is fitted to
-"answerable" (fact, how-to, multi-note, time, folder-scoped) against "not answerable"
-(near-miss, off-topic). The threshold is the highest one that keeps wrongly abstained
-answerable questions at or under ``--max-wrong`` on dev, judged on leave-one-out
+Every dev question of ``bench/qa/vaults.jsonl`` and ``bench/qa/vaults-dev2.jsonl`` is
+retrieved exactly as ``ask`` retrieves it (the indexes of ``notecite eval qa`` under
+``--home``; run that first), the gate's features are read, and a logistic regression (L2,
+Newton steps, standardised features) is fitted to "answerable" (fact, how-to, multi-note,
+time, folder-scoped) against "not answerable" (near-miss, off-topic). The threshold is the one
+with the fewest errors (answerable questions abstained on plus unanswerable ones let through)
+that keeps wrongly abstained answerable questions at or under ``--max-wrong``, in the middle
+of its gap, judged on leave-one-out
 probabilities. The test split is never read.
 
     .venv/bin/notecite --home /tmp/qa --llm extractive eval qa --data bench/qa/vaults.jsonl
@@ -32,8 +34,10 @@ REPO = Path(__file__).resolve().parent.parent
 ANSWERABLE = {"fact", "how-to", "multi-note", "time", "folder-scoped"}
 
 
-def collect(home: Path, data: Path) -> tuple[np.ndarray, np.ndarray, list[str]]:
-    items = [json.loads(line) for line in data.read_text().splitlines() if line.strip()]
+def collect(home: Path, data: Sequence[Path]) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    items = [
+        json.loads(line) for path in data for line in path.read_text().splitlines() if line.strip()
+    ]
     items = [i for i in items if i["split"] == "dev"]
     rows, labels, ids = [], [], []
     for vault in sorted({i["vault"] for i in items}):
@@ -84,10 +88,36 @@ def fit(x: np.ndarray, y: np.ndarray, l2: float) -> tuple[np.ndarray, float]:
     return w[1:], float(w[0])
 
 
+def choose_threshold(p: np.ndarray, y: np.ndarray, max_wrong: float) -> float:
+    """The threshold with the fewest errors (the share of answerable questions it abstains
+    on plus the share of unanswerable ones it lets through) among those that abstain on at
+    most ``max_wrong`` of the answerable ones; it sits in the middle of the gap between two
+    neighbouring probabilities, the widest such gap on a tie."""
+    values = sorted(set(np.round(p, 4)))
+    best, best_key = 0.0, (float("inf"), 0.0)
+    for low, high in zip([0.0, *values], [*values, 1.0], strict=True):
+        threshold = (low + high) / 2
+        wrong = float(np.mean(p[y == 1] < threshold))
+        missed = float(np.mean(p[y == 0] >= threshold))
+        key = (wrong + missed, -(high - low))
+        if wrong <= max_wrong and key < best_key:
+            best, best_key = threshold, key
+    return best
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--home", type=Path, required=True)
-    parser.add_argument("--data", type=Path, default=REPO / "bench" / "qa" / "vaults.jsonl")
+    parser.add_argument(
+        "--data",
+        type=Path,
+        nargs="+",
+        default=[
+            REPO / "bench" / "qa" / "vaults.jsonl",
+            REPO / "bench" / "qa" / "vaults-dev2.jsonl",
+        ],
+        help="QA files whose dev items are fitted on (default: both dev sets of bench/qa)",
+    )
     parser.add_argument("--l2", type=float, default=1.0)
     parser.add_argument("--max-wrong", type=float, default=0.05)
     args = parser.parse_args()
@@ -102,11 +132,7 @@ def main() -> None:
         m, s = x[rest].mean(axis=0), x[rest].std(axis=0) + 1e-6
         w_i, b_i = fit((x[rest] - m) / s, y[rest], args.l2)
         p[i] = 1.0 / (1.0 + np.exp(-(((x[i] - m) / s) @ w_i + b_i)))
-    best = 0.0
-    for threshold in sorted(set(np.round(p, 4))):
-        wrong = float(np.mean(p[y == 1] < threshold))
-        if wrong <= args.max_wrong:
-            best = float(threshold)
+    best = choose_threshold(p, y, args.max_wrong)
     caught = float(np.mean(p[y == 0] < best))
     wrong = float(np.mean(p[y == 1] < best))
     print(f"dev questions: {len(y)} ({int(y.sum())} answerable)")

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import importlib.util
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from notecite import Engine, load_settings
@@ -98,3 +100,20 @@ def test_the_gate_can_be_switched_off(tmp_path: Path) -> None:
         )
         assert response.debug is not None
         assert not any("answerability" in note for note in response.debug.notes)
+
+
+def test_the_fit_puts_the_threshold_in_the_gap_with_the_fewest_errors() -> None:
+    spec = importlib.util.spec_from_file_location(
+        "fit_answerability", Path(__file__).parents[2] / "bench" / "fit_answerability.py"
+    )
+    assert spec is not None
+    assert spec.loader is not None
+    fit = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(fit)
+    # leave-one-out probabilities: unanswerable (0) up to 0.6, answerable (1) from 0.8, and
+    # one answerable outlier at 0.3
+    p = np.array([0.1, 0.4, 0.6, 0.3, 0.8, 0.9, 0.95, 0.97])
+    y = np.array([0, 0, 0, 1, 1, 1, 1, 1])
+    assert fit.choose_threshold(p, y, max_wrong=0.25) == pytest.approx(0.7)
+    # a bound on wrong abstentions that the gap rule would break moves it down
+    assert fit.choose_threshold(p, y, max_wrong=0.0) == pytest.approx(0.2)
