@@ -211,3 +211,6 @@ def test_a_model_that_copies_the_absent_terms_hint_is_shown_saying_it_plainly(
     response = engine.ask(AskRequest(question=question))
     assert response.abstained
     assert response.answer == 'Your notes don\'t mention "Slack".'
+    llm.answers = ['The notes do not mention "Slack": say so and claim nothing about it.']
+    again = engine.ask(AskRequest(question=question))
+    assert again.answer == 'Your notes don\'t mention "Slack".'  # copied a little loosely

@@ -31,7 +31,7 @@ CITE_REMINDER = (
 # Told to the model when the kept notes lack a salient term of the question.
 ABSENT_HINT = "The notes above do not mention {named}: say so, and claim nothing about it."
 _HINT_ECHO = re.compile(
-    r"the notes above do not mention (.+?):\s*say so,? and claim nothing about (?:it|them)\.?",
+    r"the notes (?:above )?do not mention (.+?):\s*say so,? and claim nothing about (?:it|them)\.?",
     re.IGNORECASE,
 )
 DETAIL_HINTS = {
