@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from notecite.retrieve.salient import MissingTerms, salient_terms, variants
+from notecite.retrieve.salient import MissingTerms, name_groups, salient_terms, variants
 
 
 @pytest.mark.parametrize(
@@ -57,3 +57,21 @@ def test_absent_terms_settle_a_question_from_a_third_of_its_salient_terms() -> N
     assert not lesser.settled
     assert lesser.unheld == ("iPhone", "Drafts")  # what the model is told the notes lack
     assert not MissingTerms(("Foam",)).settled
+
+
+def test_adjacent_salient_terms_are_one_name_when_absent_terms_settle_a_question() -> None:
+    question = (
+        "Is there an Alfred workflow so I can run Dendron lookups without switching to VS Code?"
+    )
+    terms = salient_terms(question)
+    names = name_groups(question, terms)
+    assert names == (("Alfred",), ("Dendron",), ("VS", "Code"))
+    # one absent name of three settles it; counted as terms it would be one of four
+    assert MissingTerms(tuple(terms), ("Alfred",), names=names).settled
+    assert not MissingTerms(tuple(terms), ("Alfred",)).settled
+    # a name with any absent word is absent once ("Foam Lite": Foam is in the notes)
+    lite = "Does Foam Lite sync with GitHub and Obsidian?"
+    lite_terms = salient_terms(lite)
+    lite_names = name_groups(lite, lite_terms)
+    assert lite_names == (("Foam", "Lite"), ("GitHub",), ("Obsidian",))
+    assert MissingTerms(tuple(lite_terms), ("Lite",), names=lite_names).settled

@@ -10,6 +10,7 @@ occurs nowhere in the searched vaults: the full-text index answers that in a few
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from notecite.retrieve.terms import STOPWORDS
@@ -55,13 +56,19 @@ class MissingTerms:
     salient: tuple[str, ...] = ()
     not_in_vaults: tuple[str, ...] = ()
     not_in_context: tuple[str, ...] = ()
+    names: tuple[tuple[str, ...], ...] = ()
+    """The salient terms as the names they write, adjacent ones together ("VS Code");
+    empty: each term is a name of its own."""
 
     @property
     def settled(self) -> bool:
         """Do the terms no note holds settle the question ("your notes don't mention X"):
-        are they at least :data:`SETTLING_SHARE` of its salient terms?"""
-        share = len(self.not_in_vaults) / max(1, len(self.salient))
-        return bool(self.not_in_vaults) and share >= SETTLING_SHARE
+        are the names they belong to at least :data:`SETTLING_SHARE` of its names?"""
+        if not self.not_in_vaults:
+            return False
+        names = self.names or tuple((t,) for t in self.salient)
+        absent = sum(1 for name in names if any(t in self.not_in_vaults for t in name))
+        return absent >= SETTLING_SHARE * max(1, len(names))
 
     @property
     def unheld(self) -> tuple[str, ...]:
@@ -97,6 +104,25 @@ def salient_terms(question: str) -> list[str]:
         else:
             found.append(token)
     return list(dict.fromkeys(found))
+
+
+def name_groups(question: str, terms: Sequence[str]) -> tuple[tuple[str, ...], ...]:
+    """``terms`` (salient terms of ``question``, in order) grouped into the names they
+    write: terms with only spaces between them in the question are one name ("VS Code",
+    "GitHub Actions"), so that a name of two words does not count twice."""
+    groups: list[list[str]] = []
+    end = -1
+    for term in terms:
+        start = question.find(term, max(end, 0))
+        if start < 0:
+            groups.append([term])  # a term the question holds only in another form
+            continue
+        if groups and end >= 0 and not question[end:start].strip():
+            groups[-1].append(term)
+        else:
+            groups.append([term])
+        end = start + len(term)
+    return tuple(tuple(g) for g in groups)
 
 
 def _is_salient(token: str, text: str, start: int) -> bool:

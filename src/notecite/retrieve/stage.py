@@ -33,7 +33,7 @@ from notecite.retrieve.frontmatter import no_note_left, request_filters
 from notecite.retrieve.rerank import final_score, lexical_score
 from notecite.retrieve.rerankers.base import Reranker
 from notecite.retrieve.retriever import Candidate, Retrieval, RetrievalOptions, Retriever
-from notecite.retrieve.salient import MissingTerms, salient_terms, variants
+from notecite.retrieve.salient import MissingTerms, name_groups, salient_terms, variants
 from notecite.retrieve.terms import query_terms, stem, tokenize
 from notecite.retrieve.timehints import TimeRange, parse_time_hint
 from notecite.schemas.ask import AskRequest, AutoRagMode, DebugInfo, FolderSelection
@@ -525,7 +525,8 @@ class RetrievalStage:
         except StoreError:
             return MissingTerms(tuple(salient))
         absent = tuple(t for t, vs in asked.items() if not found.intersection(vs))
-        return self._unseen(MissingTerms(tuple(salient), absent), kept)
+        names = name_groups(question, salient)
+        return self._unseen(MissingTerms(tuple(salient), absent, names=names), kept)
 
     @staticmethod
     def _unseen(missing: MissingTerms, kept: Sequence[Candidate]) -> MissingTerms:
