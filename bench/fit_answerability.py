@@ -1,15 +1,15 @@
 """Fit the answerability gate (``notecite.retrieve.answerability``) on the dev split of the
 vault QA set, and choose its threshold there.
 
-Every dev question of ``bench/qa/vaults.jsonl`` and ``bench/qa/vaults-dev2.jsonl`` is
-retrieved exactly as ``ask`` retrieves it (the indexes of ``notecite eval qa`` under
-``--home``; run that first), the gate's features are read, and a logistic regression (L2,
-Newton steps, standardised features) is fitted to "answerable" (fact, how-to, multi-note,
-time, folder-scoped) against "not answerable" (near-miss, off-topic). The threshold is the one
-with the fewest errors (answerable questions abstained on plus unanswerable ones let through)
-that keeps wrongly abstained answerable questions at or under ``--max-wrong``, in the middle
-of its gap, judged on leave-one-out
-probabilities. The test split is never read.
+Every dev question of ``bench/qa/vaults.jsonl``, ``vaults-dev2.jsonl`` and ``vaults-
+dev3.jsonl`` is retrieved exactly as ``ask`` retrieves it (the indexes of ``notecite eval
+qa`` under ``--home``; run that first), the gate's features are read, and a logistic
+regression (L2, Newton steps, standardised features) is fitted to "answerable" (fact, how-
+to, multi-note, time, folder-scoped) against "not answerable" (near-miss, off-topic). The
+threshold is the one with the fewest errors (answerable questions abstained on plus
+unanswerable ones let through) that keeps wrongly abstained answerable questions at or under
+``--max-wrong``, in the middle of its gap, judged on leave-one-out probabilities. The test
+split is never read.
 
     .venv/bin/notecite --home /tmp/qa --llm extractive eval qa --data bench/qa/vaults.jsonl
     .venv/bin/python bench/fit_answerability.py --home /tmp/qa
@@ -32,6 +32,7 @@ from notecite.types import SearchFilter
 
 REPO = Path(__file__).resolve().parent.parent
 ANSWERABLE = {"fact", "how-to", "multi-note", "time", "folder-scoped"}
+DEV_SETS = ("vaults.jsonl", "vaults-dev2.jsonl", "vaults-dev3.jsonl")
 
 
 def collect(home: Path, data: Sequence[Path]) -> tuple[np.ndarray, np.ndarray, list[str]]:
@@ -112,11 +113,8 @@ def main() -> None:
         "--data",
         type=Path,
         nargs="+",
-        default=[
-            REPO / "bench" / "qa" / "vaults.jsonl",
-            REPO / "bench" / "qa" / "vaults-dev2.jsonl",
-        ],
-        help="QA files whose dev items are fitted on (default: both dev sets of bench/qa)",
+        default=[REPO / "bench" / "qa" / name for name in DEV_SETS],
+        help="QA files whose dev items are fitted on (default: the three dev sets of bench/qa)",
     )
     parser.add_argument("--l2", type=float, default=1.0)
     parser.add_argument("--max-wrong", type=float, default=0.05)
