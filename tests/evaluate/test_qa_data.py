@@ -19,12 +19,13 @@ from notecite.evaluate.qa_data import (
     QaItem,
     assign_splits,
     check_against_vault,
+    check_against_vaults,
     load_qa,
     select,
-    terms_in_vault,
     to_json,
 )
 from notecite.testing import write_files
+from tests.evaluate.vaults import shared_vault_roots
 
 REPO = Path(__file__).resolve().parents[2]
 QA_FILE = REPO / "bench" / "qa" / "vaults.jsonl"
@@ -164,6 +165,14 @@ def test_checks_against_a_vault_find_each_kind_of_mistake(tmp_path: Path) -> Non
     assert "must_contain ['March 15', '15 March'] is in none of the gold files" in problems
     assert "absent term 'kanban' occurs in misc/board.md" in problems
     assert not any("syncthing" in p for p in problems)
+    # every item against the folder of its vault, absent terms looked up once per vault
+    many = check_against_vaults(
+        [good, replace(bad, vault="work"), replace(good, vault="x")], {"work": root}
+    )
+    assert "b: gold file projects/gone.md not found" in many
+    assert "work: 'kanban' occurs in misc/board.md" in many
+    assert "a: no folder for vault 'x'" in many
+    assert not any(p.startswith("a: gold") for p in many)
 
 
 def _items(kinds: dict[str, int]) -> list[QaItem]:
@@ -238,22 +247,8 @@ def test_every_item_holds_against_its_shared_vault(shared_data: Path) -> None:
     """Gold files exist, gold headings and must-contain phrases are found in them, no
     question copies 8 words of a gold note, and every near-miss term occurs nowhere in the
     vault (one pass per vault)."""
-    roots = {
-        "foam": shared_data / "vault-foam" / "docs",
-        "dendron": shared_data / "vault-dendron" / "vault",
-    }
     items = load_qa(QA_FILE)
-    problems = []
-    for item in items:
-        assert item.vault is not None
-        without_terms = replace(item, absent_terms=())
-        problems += [
-            f"{item.id}: {p}" for p in check_against_vault(without_terms, roots[item.vault])
-        ]
-    for vault, root in roots.items():
-        terms = [t for i in items if i.vault == vault for t in i.absent_terms]
-        assert terms, vault
-        problems += [
-            f"{vault}: {t!r} occurs in {f}" for t, f in terms_in_vault(terms, root).items()
-        ]
+    for vault in ("foam", "dendron"):  # each vault has near misses to look up
+        assert [t for i in items if i.vault == vault for t in i.absent_terms], vault
+    problems = check_against_vaults(items, shared_vault_roots(shared_data))
     assert problems == []

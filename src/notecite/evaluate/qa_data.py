@@ -22,7 +22,7 @@ import hashlib
 import json
 import re
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -192,6 +192,25 @@ def check_against_vault(item: QaItem, root: Path) -> list[str]:
     if item.absent_terms:
         found = terms_in_vault(item.absent_terms, root)
         problems.extend(f"absent term {t!r} occurs in {f}" for t, f in found.items())
+    return problems
+
+
+def check_against_vaults(items: Sequence[QaItem], roots: Mapping[str, Path]) -> list[str]:
+    """:func:`check_against_vault` for every item, against the folder ``roots`` names for
+    its vault, with the absent terms of each vault looked up in one pass over its files."""
+    problems = []
+    for item in items:
+        root = roots.get(item.vault or "")
+        if root is None:
+            problems.append(f"{item.id}: no folder for vault {item.vault!r}")
+            continue
+        without_terms = replace(item, absent_terms=())
+        problems += [f"{item.id}: {p}" for p in check_against_vault(without_terms, root)]
+    for vault, root in roots.items():
+        terms = [t for i in items if i.vault == vault for t in i.absent_terms]
+        problems += [
+            f"{vault}: {t!r} occurs in {f}" for t, f in terms_in_vault(terms, root).items()
+        ]
     return problems
 
 
