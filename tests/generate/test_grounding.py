@@ -393,3 +393,27 @@ def test_locate_finds_a_quote_that_goes_on_in_the_next_line() -> None:
     lines = ["# Images", "", "The file will be created in the", "workspace, with a link."]
     assert locate(lines, "The file will be created in the workspace, with a link.", 1, 4) == 3
     assert locate(lines, "workspace, with a link.", 1, 4) == 4
+
+
+def test_a_lead_in_whose_list_was_removed_goes_with_it() -> None:
+    answer = (
+        "To move the launch, follow these steps:\n"
+        "1. Open the rocket settings panel [N1].\n"
+        "2. Click the reschedule button [N1].\n"
+        "The Apollo launch is on March 14 at the Lisbon office [N1]."
+    )
+    grounding = Grounder().ground(answer, SOURCES, "How do I move the launch?")
+    assert grounding.text == "The Apollo launch is on March 14 at the Lisbon office [N1]."
+    # a lead-in whose list stands in part keeps its place
+    kept = answer.replace("2. Click the reschedule button", "2. Book the Lisbon office")
+    grounding = Grounder().ground(kept, SOURCES, "How do I move the launch?")
+    assert grounding.text.startswith("To move the launch, follow these steps:\n2. Book the")
+
+
+def test_a_sentence_about_what_the_context_provides_is_left_out() -> None:
+    answer = (
+        "The launch is on March 14 [N1]. "
+        "The context provides instructions on how to move the launch [N1]."
+    )
+    grounding = Grounder().ground(answer, SOURCES, "When is the launch?")
+    assert grounding.text == "The launch is on March 14 [N1]."

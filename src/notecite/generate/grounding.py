@@ -63,6 +63,7 @@ _ABOUT_THE_CONTEXT = re.compile(
     r"\b(?:the|this|that)\s+(?:given\s+|provided\s+|above\s+)?context"
     # and not "the context menu", "the context of a link"
     r"(?=\s*(?:[.,;:)\]]|$)|\s+(?:states?|says?|mentions?|provided|given|above|below|does|"
+    r"provides?|contains?|describes?|explains?|includes?|shows?|"
     r"doesn't|when|where|that|which|is|and|to|from|under|you|\[))",
     re.IGNORECASE,
 )
@@ -467,12 +468,13 @@ class Grounder:
         kept: list[str] = []
         cited: list[str] = []
         support: dict[str, SupportLine] = {}
-        for item in grounded:
+        for number, item in enumerate(grounded):
             if item.status == "unsupported":
                 continue
             body = item.claim.body
             if item.status == "neutral":
-                kept.append(item.claim.text)
+                if not _introduces_nothing(grounded, number):
+                    kept.append(item.claim.text)
                 continue
             # a repair wrote each quoted line with its own marker
             kept.append(item.claim.text if item.repaired else _cite(body, item.cids))
@@ -485,6 +487,22 @@ class Grounder:
         if not cited:  # no claim is backed by the notes: nothing of the answer stands
             return Grounding("", tuple(grounded), (), {})
         return Grounding(_join(kept), tuple(grounded), tuple(dict.fromkeys(cited)), support)
+
+
+_LIST_LIKE = re.compile(r"^(?:\d{1,3}[.)]|[-*+])\s")
+
+
+def _introduces_nothing(grounded: Sequence[GroundedClaim], number: int) -> bool:
+    """Is claim ``number`` a lead-in ("follow these steps:") whose list was removed: the
+    claim after it is unsupported, and the next one kept, if any, is no list item?"""
+    lead_in = grounded[number].claim.body.rstrip()
+    if not lead_in.endswith(":"):
+        return False
+    after = grounded[number + 1 :]
+    if after and after[0].status != "unsupported":
+        return False
+    following = next((g for g in after if g.status != "unsupported"), None)
+    return following is None or not _LIST_LIKE.match(following.claim.text)
 
 
 def _cite(body: str, cids: Sequence[str]) -> str:
