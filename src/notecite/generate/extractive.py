@@ -43,9 +43,9 @@ def _citation(source: ContextSource, style: str) -> str:
 
 def statements(text: str) -> list[str]:
     """The sentences of a source's ``text`` that may be quoted, in order (a hard-wrapped one
-    whole): no heading line, a
-    line of a code block as a code span, and a lead-in that ends in a colon ("Create today's
-    note:") joined to what it introduces, which is usually the answer to a how-to."""
+    whole): no heading line, a line of a code block as a code span, and a lead-in that ends
+    in a colon ("Create today's note:") joined to what it introduces, which is usually the
+    answer to a how-to."""
     parts: list[str] = []
     in_code = False
     for line in unwrap(text.split("\n")):  # a hard-wrapped sentence is one sentence

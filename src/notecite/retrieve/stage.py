@@ -384,8 +384,9 @@ class RetrievalStage:
             )
             return self._finish(recent, recent, RECENT_NOTES, k, debug)
 
-        # A salient term no note holds settles the answer ("your notes don't mention X"):
-        # no second pass, and no model call for one.
+        # Salient names no note holds settle the answer ("your notes don't mention X") when
+        # they are a third of the question's names (salient.SETTLING_SHARE): no second pass,
+        # and no model call for one.
         absent = self._missing(request.question, kept) if kept else MissingTerms()
         t = time.perf_counter()
         if not absent.settled:
