@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import dataclasses
 
+import pytest
+
 from notecite.generate.base import ContextSource
 from notecite.generate.grounding import (
     Grounder,
@@ -302,11 +304,15 @@ def test_two_markers_standing_for_the_answer_are_each_repaired_from_their_source
     assert set(grounding.support) == {"N1", "N2"}  # each reference keeps its own line
 
 
-def test_a_sentence_about_the_context_is_left_out() -> None:
-    answer = (
-        "The Apollo launch is on March 14 [N1]. "
-        "This is mentioned in the context, where it states the launch date [N1]."
-    )
+@pytest.mark.parametrize(
+    "about_the_context",
+    [
+        "This is mentioned in the context, where it states the launch date [N1].",
+        "The context provides instructions on how to move the launch [N1].",
+    ],
+)
+def test_a_sentence_about_the_context_is_left_out(about_the_context: str) -> None:
+    answer = f"The Apollo launch is on March 14 [N1]. {about_the_context}"
     grounding = Grounder().ground(answer, SOURCES, "When is the Apollo launch?")
     assert grounding.text == "The Apollo launch is on March 14 [N1]."
     assert [c.status for c in grounding.claims] == ["supported", "unsupported"]
@@ -408,12 +414,3 @@ def test_a_lead_in_whose_list_was_removed_goes_with_it() -> None:
     kept = answer.replace("2. Click the reschedule button", "2. Book the Lisbon office")
     grounding = Grounder().ground(kept, SOURCES, "How do I move the launch?")
     assert grounding.text.startswith("To move the launch, follow these steps:\n2. Book the")
-
-
-def test_a_sentence_about_what_the_context_provides_is_left_out() -> None:
-    answer = (
-        "The launch is on March 14 [N1]. "
-        "The context provides instructions on how to move the launch [N1]."
-    )
-    grounding = Grounder().ground(answer, SOURCES, "When is the launch?")
-    assert grounding.text == "The launch is on March 14 [N1]."

@@ -161,9 +161,9 @@ class ChatService:
             retrieval=_retrieval_meta(retrieved, settings, retrieval_ms),
             query=query.query,
         )
-        missing = retrieved.missing.not_in_vaults if retrieved and kept else ()
-        if retrieved and not retrieved.missing.settled:
-            missing = ()  # a detail the notes lack: the model is told so (``absent``)
+        # names the notes never mention settle the turn; a lesser one is told to the model
+        settled = retrieved is not None and bool(kept) and retrieved.missing.settled
+        missing = retrieved.missing.not_in_vaults if retrieved and settled else ()
         written: list[str] = []
         absent = retrieved.missing.unheld if retrieved else ()
 

@@ -221,19 +221,23 @@ def paths_as_markers(answer: str, sources: Sequence[ContextSource]) -> str:
 _RELEASE_MARKER = re.compile(r"\b(release|version)\s+\[(N\d+)\]", re.IGNORECASE)
 
 
+def _release_name(source: ContextSource | None, question: str) -> str:
+    """The title of ``source`` when it is a release note and ``question`` asks when something
+    arrived (the release's name: "0.99"); "" otherwise."""
+    if source is None or not source.title.strip() or not asks_when_released(question):
+        return ""
+    return source.title.strip() if is_release_note(source.rel_path, source.title) else ""
+
+
 def release_markers(answer: str, sources: Sequence[ContextSource], question: str) -> str:
     """``answer`` with a marker written in place of a release's name ("in the release [N1]")
     given that name, the title of the release note it cites ("in the release 0.99 [N1]"),
     when the question asks when something arrived."""
-    if not asks_when_released(question):
-        return answer
     by_cid = {s.cid: s for s in sources}
 
     def named(found: re.Match[str]) -> str:
-        source = by_cid.get(found.group(2))
-        if source is None or not source.title or not is_release_note(source.rel_path, source.title):
-            return found.group(0)
-        return f"{found.group(1)} {source.title.strip()} [{found.group(2)}]"
+        name = _release_name(by_cid.get(found.group(2)), question)
+        return f"{found.group(1)} {name} [{found.group(2)}]" if name else found.group(0)
 
     return _RELEASE_MARKER.sub(named, answer)
 
@@ -438,13 +442,9 @@ class Grounder:
         body = claim.body.rstrip(" .:")
         if len(found) > 1:  # "The options are [N1] and [N2].": "...are and" without them
             body = re.sub(r"\W+(?:and|or)$", "", body)
-        source = by_cid[first.cid]
-        if (
-            source.title
-            and asks_when_released(question)
-            and is_release_note(source.rel_path, source.title)
-        ):  # "The release that added it is [N3]": the release note's title names it
-            body = f"{body} {source.title}"
+        name = _release_name(by_cid[first.cid], question)
+        if name:  # "The release that added it is [N3]": the release note's title names it
+            body = f"{body} {name}"
         quoted = "; ".join(f"{s.text.rstrip('.;')} [{s.cid}]" for s in found)
         repaired = Claim(f"{body}: {quoted}.", tuple(s.cid for s in found))
         cids = [s.cid for s in found]
