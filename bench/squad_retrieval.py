@@ -11,6 +11,7 @@ the dense-only hit@1.
 
     .venv/bin/python bench/squad_retrieval.py            # ~6 min the first time (indexing)
     .venv/bin/python bench/squad_retrieval.py --postgres # the same on PostgreSQL + pgvector
+    .venv/bin/python bench/squad_retrieval.py --activations float  # MiniLM's float variant
 
 With --postgres the index is built in a fresh database of a PostgreSQL 16 + pgvector
 server started from the pgserver wheel (as bench/store_100k.py does), embedding everything
@@ -24,6 +25,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import replace
+from typing import Literal
 
 from _measure import REPO, machine, median
 from ask_squad import load_questions, write_vault
@@ -38,18 +40,21 @@ DEPTH = 50
 
 
 @contextmanager
-def open_engine(on_postgres: bool) -> Iterator[Engine]:
+def open_engine(
+    on_postgres: bool, activations: Literal["int8", "float"] | None = None
+) -> Iterator[Engine]:
     data, _ = load_questions()
     vault = OUT / "vault"
     if not vault.is_dir():
         OUT.mkdir(parents=True, exist_ok=True)
         write_vault(data, vault)
-    embedder = EmbedderSettings(name="minilm")
+    embedder = EmbedderSettings(name="minilm", activations=activations)
     with postgres() if on_postgres else _no_server() as server:
         if server is not None:
             store = StoreSettings(backend="postgres", url=server.url(server.database()))
         else:
-            store = StoreSettings(path=OUT / "index.db")
+            name = f"index-{activations}.db" if activations else "index.db"
+            store = StoreSettings(path=OUT / name)
         engine = Engine(Settings(home=OUT, store=store, embedder=embedder))
         try:
             if engine.store.get_vault("squad") is None:
@@ -57,8 +62,9 @@ def open_engine(on_postgres: bool) -> Iterator[Engine]:
             start = time.perf_counter()
             (report,) = engine.index("squad")
             print(
-                f"index ({store.backend}): {report.summary()}, {report.chunks_embedded} chunks "
-                f"and {report.sentences_embedded} sentences embedded in "
+                f"index ({store.backend}, {engine.embedder.model_id}): {report.summary()}, "
+                f"{report.chunks_embedded} chunks and {report.sentences_embedded} sentences "
+                "embedded in "
                 f"{time.perf_counter() - start:.0f} s"
             )
             yield engine
@@ -74,9 +80,14 @@ def _no_server() -> Iterator[None]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--postgres", action="store_true", help="index and search on PostgreSQL")
+    parser.add_argument(
+        "--activations",
+        choices=["int8", "float"],
+        help="MiniLM's variant (an index of its own); default: the index's, int8 when new",
+    )
     args = parser.parse_args()
     print(f"machine: {machine()}")
-    with open_engine(args.postgres) as engine:
+    with open_engine(args.postgres, args.activations) as engine:
         report(engine)
 
 

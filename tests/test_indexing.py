@@ -16,7 +16,8 @@ from typing import Any
 
 import pytest
 
-from notecite import Engine, Settings
+from notecite import Engine, Settings, load_settings
+from notecite.embed.base import MINILM_INT8_MODEL_ID, MINILM_MODEL_ID
 from notecite.embed.hashing import HashEmbedder
 from notecite.errors import EmbedderMismatchError
 from notecite.ingest.indexer import note_hash
@@ -399,6 +400,44 @@ def test_another_model_needs_rebuild(
         assert (status.embedder_model, status.embedder_dimensions) == ("hash-64", 64)
         assert status.vaults[0].notes == 2
         assert engine.search("alpha")[0].rel_path == "a.md"
+
+
+@pytest.mark.parametrize(
+    ("built_with", "activations", "searched_with"),
+    [
+        (None, None, MINILM_INT8_MODEL_ID),  # a new index: int8 activations
+        (MINILM_MODEL_ID, None, MINILM_MODEL_ID),  # an older float index keeps its variant
+        (MINILM_INT8_MODEL_ID, None, MINILM_INT8_MODEL_ID),
+        (MINILM_MODEL_ID, "float", MINILM_MODEL_ID),
+        (None, "float", MINILM_MODEL_ID),
+    ],
+)
+def test_the_index_keeps_the_minilm_variant_it_was_built_with(
+    tmp_path: Path, built_with: str | None, activations: str | None, searched_with: str
+) -> None:
+    settings = load_settings(home=tmp_path, llm="extractive", embedder={"activations": activations})
+    with Engine(settings) as engine:
+        if built_with is not None:
+            engine.store.set_embedder_info(built_with, 384)
+        assert engine.embedder.model_id == searched_with
+        engine.check_embedder()
+
+
+def test_a_chosen_minilm_variant_needs_a_rebuild_of_an_index_of_the_other(
+    tmp_path: Path,
+) -> None:
+    """Asking for int8 activations over a float index is refused, like any other model,
+    and a rebuild gives the index the configured variant (here and by default)."""
+    for activations in ("int8", None):
+        home = tmp_path / str(activations)
+        settings = load_settings(home=home, llm="extractive", embedder={"activations": activations})
+        with Engine(settings) as engine:
+            engine.store.set_embedder_info(MINILM_MODEL_ID, 384)
+            if activations == "int8":
+                with pytest.raises(EmbedderMismatchError, match=r"embedder\.activations"):
+                    engine.check_embedder()
+            assert engine.index(rebuild=True) == []
+            assert engine.embedder.model_id == MINILM_INT8_MODEL_ID
 
 
 def test_rebuild_from_the_cache_keeps_the_model_record(

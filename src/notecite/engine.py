@@ -20,7 +20,7 @@ from notecite.chat.sessions import check_tenant
 from notecite.config import AskSettings, Settings
 from notecite.embed.base import Embedder
 from notecite.errors import VaultError
-from notecite.generate.answer import TokenCallback
+from notecite.generate.answer import TokenCallback, read_fixed_prompt
 from notecite.generate.base import LLM, ModelProgress, Preparable
 from notecite.ingest.indexer import VaultIndexer
 from notecite.ingest.note_files import note_path, read_note_text
@@ -102,13 +102,14 @@ class Engine:
         return self.parts.llm(name)
 
     def prepare_llm(self, name: str | None = None, progress: ModelProgress | None = None) -> bool:
-        """Make the LLM ``name`` ready now (the local model: assemble once, then load), so
-        the first question does not wait for it; False when it has nothing to prepare or
-        is ready already."""
+        """Make the LLM ``name`` ready now (the local model: assemble once, load, and read
+        the fixed start of every answer prompt into its cache), so the first question does
+        not wait for it; False when it has nothing to prepare or is ready already."""
         llm = self.llm(name)
         if not isinstance(llm, Preparable) or llm.ready:
             return False
         llm.prepare(progress)
+        read_fixed_prompt(llm)
         return True
 
     def for_tenant(self, tenant: str) -> Engine:
@@ -191,6 +192,7 @@ class Engine:
         ):
             if rebuild:
                 self.store.clear_index()
+                self.parts.choose_embedder_again()  # a rebuilt index takes the configured one
             self.check_embedder()
             reports = []
             for target in targets:

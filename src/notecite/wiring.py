@@ -12,7 +12,7 @@ import logging
 from dataclasses import dataclass, field
 
 from notecite.config import DEFAULT_TENANT, Settings
-from notecite.embed.base import Embedder
+from notecite.embed.base import Embedder, EmbedderVariants
 from notecite.embed.registry import create_embedder
 from notecite.errors import ConfigError, EmbedderMismatchError, RerankError
 from notecite.generate.base import LLM
@@ -41,6 +41,7 @@ class Providers:
 
     settings: Settings
     embedder_: Embedder | None = None
+    variants: dict[str, Embedder] = field(default_factory=dict)
     llms: dict[str, LLM] = field(default_factory=dict)
     default_llm: str | None = None
     reranker_: Reranker | None = None
@@ -51,6 +52,25 @@ class Providers:
         if self.embedder_ is None:
             self.embedder_ = create_embedder(self.settings.embedder)
         return self.embedder_
+
+    def embedder_for(self, built_with: str | None) -> Embedder:
+        """The embedder for an index built with the model ``built_with`` (None: a new
+        index): the configured one, or, when the configuration leaves the variant open
+        (``embedder.activations`` unset), the variant of it the index was built with."""
+        configured = self.embedder
+        if (
+            built_with is None
+            or built_with == configured.model_id
+            or self.settings.embedder.activations is not None
+            or not isinstance(configured, EmbedderVariants)
+        ):
+            return configured
+        if built_with not in self.variants:
+            found = configured.variant(built_with)
+            if found is None:
+                return configured
+            self.variants[built_with] = found
+        return self.variants[built_with]
 
     def llm(self, name: str | None = None) -> LLM:
         """The LLM provider ``name`` (default: configured, else local if installed, else
@@ -78,7 +98,8 @@ class Providers:
 
     def close(self) -> None:
         """Close every provider client that holds connections or a model."""
-        for provider in [*self.llms.values(), self.embedder_, self.reranker_]:
+        providers = [*self.llms.values(), self.embedder_, *self.variants.values(), self.reranker_]
+        for provider in providers:
             close = getattr(provider, "close", None)
             if callable(close):
                 close()
@@ -102,6 +123,7 @@ class Components:
         self._store = store
         self._query_log: QueryLog | None = None
         self._owns_providers = owns_providers
+        self._embedder: Embedder | None = None
         ask = settings.ask
         self.caches = RetrievalCaches(
             query_entries=ask.query_cache_entries,
@@ -135,8 +157,15 @@ class Components:
 
     @property
     def embedder(self) -> Embedder:
-        """The shared embedder."""
-        return self.providers.embedder
+        """The shared embedder, in the variant this tenant's index was built with."""
+        if self._embedder is None:
+            info = self.store.embedder_info()
+            self._embedder = self.providers.embedder_for(info[0] if info else None)
+        return self._embedder
+
+    def choose_embedder_again(self) -> None:
+        """Forget which variant of the embedder the index was built with (it was cleared)."""
+        self._embedder = None
 
     def llm(self, name: str | None = None) -> LLM:
         """The shared LLM provider ``name`` (see :meth:`Providers.llm`)."""
@@ -201,7 +230,8 @@ class Components:
             raise EmbedderMismatchError(
                 f"this index was built with the embedding model {info[0]!r} ({info[1]} "
                 f"dimensions) but {self.embedder.model_id!r} is configured. Either set "
-                f"embedder back, or rebuild the index with: notecite index --rebuild"
+                f"embedder back (for the bundled MiniLM: unset embedder.activations), or "
+                f"rebuild the index with: notecite index --rebuild"
             )
 
     def reranker_warmer(self) -> WrittenCallback | None:

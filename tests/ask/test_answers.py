@@ -288,3 +288,35 @@ def test_a_reference_carries_vault_path_section_and_chunk_index(notes_engine: En
     assert first.quote == "Hermes migration to Postgres is blocked on the vendor contract."
     assert first.quote_line == 5
     assert first.line_start is not None
+
+
+class _LoadedOnPrepare(ScriptedLLM):
+    """A scripted model that, like the local one, has something to prepare."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.ready = False
+
+    def prepare(self, progress: object = None) -> None:
+        self.ready = True
+
+    def report_to(self, progress: object) -> None:
+        pass
+
+
+def test_preparing_the_model_has_it_read_the_answer_prompts_fixed_start(
+    make_engine: MakeEngine,
+) -> None:
+    """`notecite serve`, `chat` and `models prepare` prepare the model: it then reads the
+    system prompt the first question will send, so its prompt cache holds it already."""
+    llm = _LoadedOnPrepare()
+    engine = make_engine(llm=llm)
+    assert engine.prepare_llm()
+    (warm,) = llm.calls
+    assert warm.max_tokens == 1
+    assert not engine.prepare_llm()  # ready: nothing more to read
+    engine.ask(AskRequest(question=APOLLO))
+    call = llm.answer_calls[-1]
+    assert call is not warm
+    assert warm.messages[0] == call.messages[0]
+    assert call.messages[1].content.startswith(warm.messages[1].content.split("\n")[0])

@@ -8,11 +8,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from notecite.config import EmbedderSettings
-from notecite.embed.base import Embedder
+from notecite.embed.base import MINILM_INT8_MODEL_ID, MINILM_MODEL_ID, Embedder
 from notecite.embed.minilm import (
     DIMENSIONS,
     MAX_TOKENS,
-    MODEL_ID,
     MiniLMEmbedder,
     token_batches,
 )
@@ -30,10 +29,34 @@ def test_is_the_default_and_declares_its_shape() -> None:
     assert isinstance(embedder, MiniLMEmbedder)
     assert isinstance(embedder, Embedder)
     assert (embedder.model_id, embedder.dimensions, embedder.max_tokens) == (
-        MODEL_ID,
+        MINILM_INT8_MODEL_ID,
         384,
         256,
     )
+
+
+def test_each_variant_names_itself_and_gives_the_other() -> None:
+    """Float and int8 activations are two model ids; each embedder gives the other
+    variant (without loading anything) and refuses a model that is not MiniLM."""
+    floats = create_embedder(EmbedderSettings(activations="float"))
+    assert isinstance(floats, MiniLMEmbedder)
+    assert floats.model_id == MINILM_MODEL_ID
+    assert floats.variant(MINILM_MODEL_ID) is floats
+    int8 = floats.variant(MINILM_INT8_MODEL_ID)
+    assert int8 is not None
+    assert int8.model_id == MINILM_INT8_MODEL_ID
+    assert int8.variant(MINILM_MODEL_ID) is not None
+    assert floats.variant("hash-256") is None
+
+
+@pytest.mark.slow
+def test_the_two_variants_give_close_vectors() -> None:
+    texts = ["How do I reset my password?", "Daily notes open when VS Code starts.", "x"]
+    floats = MiniLMEmbedder(threads=2, int8_activations=False).embed_documents(texts)
+    int8 = MiniLMEmbedder(threads=2).embed_documents(texts)
+    cosines = (floats * int8).sum(axis=1)
+    assert cosines.min() > 0.97
+    assert not np.array_equal(floats, int8)
 
 
 @pytest.mark.slow

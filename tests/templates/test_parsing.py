@@ -140,6 +140,7 @@ def test_config_defaults_and_thresholds_per_model() -> None:
     assert (
         config.model_copy(update={"embedding_model": "ollama:nomic-embed-text"}).threshold() == 0.65
     )
-    minilm = config.model_copy(update={"embedding_model": "all-MiniLM-L6-v2-onnx-int8"})
-    assert minilm.threshold() == pytest.approx(0.17)
+    for model in ("all-MiniLM-L6-v2-onnx-int8", "all-MiniLM-L6-v2-onnx-int8-a8"):
+        minilm = config.model_copy(update={"embedding_model": model})
+        assert minilm.threshold() == pytest.approx(0.17)
     assert RAGConfig(similarity_threshold=0.4).threshold() == 0.4

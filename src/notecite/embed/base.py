@@ -11,8 +11,14 @@ import numpy.typing as npt
 Vectors = npt.NDArray[np.float32]
 
 MINILM_MODEL_ID = "all-MiniLM-L6-v2-onnx-int8"
-"""The ``model_id`` of the bundled default embedder (:mod:`notecite.embed.minilm`); kept
-here so that code tuned per model (template thresholds) need not import the provider."""
+"""The ``model_id`` of the bundled embedder (:mod:`notecite.embed.minilm`) with its int8
+weights multiplied in float; kept here so that code tuned per model (template thresholds,
+the answerability gate) need not import the provider."""
+MINILM_INT8_MODEL_ID = "all-MiniLM-L6-v2-onnx-int8-a8"
+"""The same model with its activations quantized to int8 too (about twice as fast; vectors
+within a cosine of about 0.99 of the float ones): what a new index is built with."""
+MINILM_MODEL_IDS = frozenset({MINILM_MODEL_ID, MINILM_INT8_MODEL_ID})
+"""Both MiniLM variants: scores tuned on one hold for the other (bench/RESULTS.md)."""
 
 
 @runtime_checkable
@@ -60,6 +66,19 @@ class SpanEmbedder(Protocol):
     def embed_with_spans(
         self, texts: Sequence[str], spans: Sequence[Sequence[tuple[int, int]]]
     ) -> tuple[Vectors, list[Vectors]]: ...
+
+
+@runtime_checkable
+class EmbedderVariants(Protocol):
+    """An embedder that can stand in for another variant of its own model.
+
+    ``variant(model_id)`` returns an embedder (sharing nothing that is not safe to share)
+    whose ``model_id`` is ``model_id``, when that id names a variant of this embedder's
+    model (the bundled MiniLM with float or int8 activations); None otherwise. An index
+    built with one variant keeps being searched and written with it.
+    """
+
+    def variant(self, model_id: str) -> Embedder | None: ...
 
 
 @runtime_checkable

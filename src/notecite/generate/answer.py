@@ -36,7 +36,7 @@ from notecite.generate.context import (
 )
 from notecite.generate.evidence import select_evidence
 from notecite.generate.grounding import Grounder, Grounding, SupportLine
-from notecite.generate.prompts import TOP_OF_NOTE, without_hint_echo
+from notecite.generate.prompts import TOP_OF_NOTE, answer_messages, without_hint_echo
 
 logger = logging.getLogger(__name__)
 
@@ -266,3 +266,17 @@ def _generate(
         if close is not None:
             close()
     return "".join(streamed)
+
+
+def read_fixed_prompt(llm: LLM, detail: str = "normal") -> None:
+    """Have ``llm`` read the start that every answer prompt shares (the system prompt with
+    the citation rules, at ``detail``) and write one token, so that a model with a prompt
+    cache (the local one) holds it before the first question instead of reading it then.
+    A failure is logged: the first question then reads it, as it would have anyway."""
+    request = GenerationRequest(
+        messages=answer_messages("", (), "numbered", detail), temperature=0.0, max_tokens=1
+    )
+    try:
+        llm.generate(request)
+    except LLMError as exc:
+        logger.warning("the model did not read the fixed prompt ahead: %s", exc)

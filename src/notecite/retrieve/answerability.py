@@ -23,7 +23,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import astuple, dataclass
 
-from notecite.embed.base import MINILM_MODEL_ID
+from notecite.embed.base import MINILM_MODEL_IDS
 from notecite.retrieve.retriever import Candidate
 from notecite.retrieve.terms import query_terms, stem
 
@@ -96,7 +96,7 @@ class AnswerabilityModel:
     mean: tuple[float, ...]
     scale: tuple[float, ...]
     threshold: float
-    embedder: str = MINILM_MODEL_ID  # the embedder whose scores it was fitted on
+    embedders: frozenset[str] = MINILM_MODEL_IDS  # the embedders whose scores it holds for
 
     def probability(self, found: Features) -> float:
         """P(the notes answer the question) by the fitted model."""

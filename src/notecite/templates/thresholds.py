@@ -8,7 +8,7 @@ figures in ``docs/templates.md``).
 
 from __future__ import annotations
 
-from notecite.embed.base import MINILM_MODEL_ID
+from notecite.embed.base import MINILM_MODEL_IDS
 
 NOMIC_THRESHOLD = 0.65
 """For nomic-embed-text (through Ollama or any OpenAI-compatible server), and the default
@@ -23,6 +23,6 @@ queries get their template (``docs/templates.md``)."""
 def threshold_for(model_id: str | None) -> float:
     """The calibrated threshold for an embedder's ``model_id`` (``provider:model`` or the
     bundled minilm's id); 0.65 when the model is unknown or not calibrated."""
-    if model_id == MINILM_MODEL_ID:
+    if model_id in MINILM_MODEL_IDS:
         return MINILM_THRESHOLD
     return NOMIC_THRESHOLD
