@@ -102,3 +102,16 @@ def source_at(revision: str, scratch: Path) -> Path:
     ).stdout
     subprocess.run(["tar", "-x", "-C", str(target)], input=archive, check=True)
     return target / "src"
+
+
+def chunk_texts(db: Path, count: int, seed: int) -> list[str]:
+    """``count`` chunk texts of an index file, shuffled with ``seed`` (all when fewer)."""
+    import random
+
+    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    try:
+        texts = [str(row[0]) for row in conn.execute("SELECT text FROM chunks ORDER BY id")]
+    finally:
+        conn.close()
+    random.Random(seed).shuffle(texts)
+    return texts[:count]

@@ -20,7 +20,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from _measure import REPO, load, machine, median, source_at
+from _measure import REPO, chunk_texts, load, machine, median, source_at
 
 _CHILD = """
 import json, resource, sys, time
@@ -38,19 +38,6 @@ print(json.dumps({
 """
 
 
-def _texts(db: Path, count: int, seed: int) -> list[str]:
-    import random
-    import sqlite3
-
-    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
-    try:
-        texts = [str(row[0]) for row in conn.execute("SELECT text FROM chunks ORDER BY id")]
-    finally:
-        conn.close()
-    random.Random(seed).shuffle(texts)
-    return texts[:count]
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--db", type=Path, required=True, help="an index file to take texts from")
@@ -62,7 +49,7 @@ def main() -> None:
     print(machine())
     with tempfile.TemporaryDirectory(prefix="notecite-embedder-") as scratch:
         texts_file = Path(scratch) / "texts.json"
-        texts = _texts(args.db, args.texts, args.seed)
+        texts = chunk_texts(args.db, args.texts, args.seed)
         texts_file.write_text(json.dumps(texts))
         sources = {"before": source_at(args.base, Path(scratch)), "after": REPO / "src"}
         runs: dict[str, list[dict[str, float]]] = {label: [] for label in sources}

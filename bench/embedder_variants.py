@@ -20,25 +20,18 @@ to its float vector (min, 1st percentile, median, mean) and to its own vector al
 from __future__ import annotations
 
 import argparse
-import random
-import sqlite3
 import time
 from pathlib import Path
 
 import numpy as np
 
-from _measure import machine, median
+from _measure import chunk_texts, machine, median
 from notecite.chunking.sentences import sentence_windows
 from notecite.embed.minilm import MiniLMEmbedder
 
 
 def sample_texts(db: Path, chunks: int, windows: int, seed: int) -> list[str]:
-    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
-    try:
-        rows = [str(r[0]) for r in conn.execute("SELECT text FROM chunks ORDER BY id")]
-    finally:
-        conn.close()
-    random.Random(seed).shuffle(rows)
+    rows = chunk_texts(db, 10**9, seed)
     texts = rows[:chunks]
     for text in rows[chunks:]:
         if len(texts) >= chunks + windows:

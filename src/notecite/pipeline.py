@@ -19,7 +19,7 @@ from notecite.generate.answer import (
     TokenCallback,
     answer_with_citations,
 )
-from notecite.generate.base import LLM
+from notecite.generate.base import LLM, ChatMessage, ContextSource
 from notecite.generate.context import ContextBudget, ContextPiece, TokenCounter
 from notecite.generate.failures import failure_type
 from notecite.generate.grounding import Grounder, SupportLine, locate
@@ -201,17 +201,22 @@ class AskPipeline:
                     abstain_reason="not_mentioned",
                 )
             )
-        answer = answer_with_citations(
-            self._llm,
-            request.question,
-            context_pieces(kept),
-            lambda sources: answer_messages(
+        absent = retrieved.missing.unheld
+
+        def prompt(sources: Sequence[ContextSource], hint: bool = True) -> tuple[ChatMessage, ...]:
+            return answer_messages(
                 request.question,
                 sources,
                 request.citation_style,
                 request.detail,
-                absent=retrieved.missing.unheld,
-            ),
+                absent=absent if hint else (),
+            )
+
+        answer = answer_with_citations(
+            self._llm,
+            request.question,
+            context_pieces(kept),
+            prompt,
             self._count_tokens,
             AnswerSettings(
                 budget=context_budget(self._settings, self._llm, request.detail),
@@ -221,6 +226,7 @@ class AskPipeline:
                 grounder=self._grounder,
             ),
             on_token,
+            (lambda sources: prompt(sources, hint=False)) if absent else None,
         )
         if self._note_lines is not None:
             place_quotes(answer, kept, self._note_lines)

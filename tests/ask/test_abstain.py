@@ -211,6 +211,33 @@ def test_a_model_that_copies_the_absent_terms_hint_is_shown_saying_it_plainly(
     response = engine.ask(AskRequest(question=question))
     assert response.abstained
     assert response.answer == 'Your notes don\'t mention "Slack".'
+    first, second = llm.answer_calls  # asked again without the hint, and it copied it again
+    assert "do not mention" in first.messages[-1].content
+    assert "do not mention" not in second.messages[-1].content
     llm.answers = ['The notes do not mention "Slack": say so and claim nothing about it.']
     again = engine.ask(AskRequest(question=question))
     assert again.answer == 'Your notes don\'t mention "Slack".'  # copied a little loosely
+
+
+def test_a_model_that_copies_the_hint_is_asked_once_more_without_it(
+    make_engine: MakeEngine,
+) -> None:
+    """What it then answers from the notes comes after the plain sentence, cited."""
+    llm = ScriptedLLM(
+        'The notes above do not mention "Slack": say so, and claim nothing about it.',
+        "Maria moved the Apollo launch review to Thursday [N1].",
+    )
+    engine = make_engine(llm=llm, ask={"folder_ranking": False})
+    question = "Did Maria move the Apollo launch review in Lisbon, as the Slack thread says?"
+    streamed: list[str] = []
+    response = engine.ask(AskRequest(question=question), on_token=streamed.append)
+
+    assert not response.abstained
+    assert response.answer == (
+        'Your notes don\'t mention "Slack". Maria moved the Apollo launch review to Thursday '
+        "[N1]."
+    )
+    assert [r.cid for r in response.references] == ["N1"]
+    _, retry = llm.answer_calls
+    assert "do not mention" not in retry.messages[-1].content
+    assert "".join(streamed).endswith("Thursday [N1].")  # both attempts were streamed

@@ -203,3 +203,21 @@ def test_a_name_the_notes_never_mention_settles_a_turn_and_a_lesser_one_is_told(
     assert "40000 euros" in detail.answer
     (call,) = llm.answer_calls
     assert 'The notes above do not mention "Jira"' in call.messages[-1].content
+
+
+def test_a_chat_model_that_copies_the_hint_is_asked_once_more_without_it(
+    make_engine: MakeEngine,
+) -> None:
+    llm = ScriptedLLM(
+        'The notes above do not mention "Jira": say so, and claim nothing about it.',
+        "The Apollo budget is 40000 euros [N1].",
+    )
+    engine = make_engine(llm=llm, ask={"auto_rag": "off"})
+    reply = engine.chat(
+        ChatRequest(message="Did Maria approve the Apollo budget for Lisbon in Jira?")
+    )
+    assert reply.answer.startswith('Your notes don\'t mention "Jira". The Apollo budget')
+    assert not reply.meta.abstained
+    first, retry = llm.answer_calls
+    assert 'do not mention "Jira"' in first.messages[-1].content
+    assert "do not mention" not in retry.messages[-1].content

@@ -271,6 +271,7 @@ class ChatService:
                 grounder=self._grounder if settings.enable_rag else None,
             ),
             on_token,
+            _prompt_builder(request, query, history, settings, ()) if absent else None,
         )
 
     def _citations(

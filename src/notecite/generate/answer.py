@@ -36,7 +36,12 @@ from notecite.generate.context import (
 )
 from notecite.generate.evidence import select_evidence
 from notecite.generate.grounding import Grounder, Grounding, SupportLine
-from notecite.generate.prompts import TOP_OF_NOTE, answer_messages, without_hint_echo
+from notecite.generate.prompts import (
+    TOP_OF_NOTE,
+    answer_messages,
+    echoes_hint,
+    without_hint_echo,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -142,13 +147,46 @@ def answer_with_citations(
     count_tokens: TokenCounter,
     settings: AnswerSettings,
     on_token: TokenCallback | None = None,
+    prompt_without_hint: PromptBuilder | None = None,
 ) -> CitedAnswer:
     """Answer ``question`` from ``pieces`` (relevance order) with citations checked.
 
     ``prompt`` builds the messages from the sources (the caller's system prompt, history
     and detail level); ``on_token`` receives the model's text as it is written, before the
-    citations are checked.
+    citations are checked. When ``prompt`` tells the model which terms of the question the
+    notes lack, ``prompt_without_hint`` builds the same messages without that hint: a small
+    model sometimes answers with the hint alone, and is then asked once more without it;
+    what it answers from the notes comes after the plain 'Your notes don't mention "X".'
     """
+    answer = _answer_once(llm, question, pieces, prompt, count_tokens, settings, on_token)
+    if prompt_without_hint is None or answer.outcome != "gap" or not echoes_hint(answer.raw):
+        return answer
+    again = _answer_once(
+        llm, question, pieces, prompt_without_hint, count_tokens, settings, on_token
+    )
+    if again.outcome != "answered":
+        return answer
+    logger.info("the model answered with the absent-terms hint; asked again without it")
+    return replace(
+        again,
+        text=f"{answer.text} {again.text}",
+        raw=f"{answer.raw}\n\n{again.raw}",
+        generate_ms=answer.generate_ms + again.generate_ms,
+        first_token_ms=answer.first_token_ms,
+        first_token_at=answer.first_token_at,
+    )
+
+
+def _answer_once(
+    llm: LLM,
+    question: str,
+    pieces: Sequence[ContextPiece],
+    prompt: PromptBuilder,
+    count_tokens: TokenCounter,
+    settings: AnswerSettings,
+    on_token: TokenCallback | None,
+) -> CitedAnswer:
+    """One generation of :func:`answer_with_citations`, its citations checked."""
     sources, members = context_sources(
         pieces, settings.budget, count_tokens, settings.focus or question
     )

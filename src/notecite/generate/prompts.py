@@ -233,6 +233,11 @@ def answer_messages(
     return (ChatMessage("system", system), *history, ChatMessage("user", user))
 
 
+def echoes_hint(answer: str) -> bool:
+    """Did a small model copy the absent-terms hint into its answer?"""
+    return _HINT_ECHO.search(answer) is not None
+
+
 def without_hint_echo(answer: str) -> str:
     """``answer`` with the absent-terms hint, when a small model copied it as its answer,
     said the way notecite says it: 'Your notes don't mention "X".'."""
