@@ -234,8 +234,7 @@ def test_a_model_that_copies_the_hint_is_asked_once_more_without_it(
 
     assert not response.abstained
     assert response.answer == (
-        'Your notes don\'t mention "Slack". Maria moved the Apollo launch review to Thursday '
-        "[N1]."
+        'Your notes don\'t mention "Slack". Maria moved the Apollo launch review to Thursday [N1].'
     )
     assert [r.cid for r in response.references] == ["N1"]
     _, retry = llm.answer_calls
