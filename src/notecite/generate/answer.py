@@ -158,11 +158,16 @@ def answer_with_citations(
     model sometimes answers with the hint alone, and is then asked once more without it;
     what it answers from the notes comes after the plain 'Your notes don't mention "X".'
     """
-    answer = _answer_once(llm, question, pieces, prompt, count_tokens, settings, on_token)
+    sources, members = context_sources(
+        pieces, settings.budget, count_tokens, settings.focus or question
+    )
+    tokens = sum(count_tokens([s.text for s in sources])) if sources else 0
+    context = _Context(sources, members, tokens)
+    answer = _checked_answer(llm, question, prompt(sources), context, settings, on_token)
     if prompt_without_hint is None or answer.outcome != "gap" or not echoes_hint(answer.raw):
         return answer
-    again = _answer_once(
-        llm, question, pieces, prompt_without_hint, count_tokens, settings, on_token
+    again = _checked_answer(
+        llm, question, prompt_without_hint(sources), context, settings, on_token
     )
     if again.outcome != "answered":
         return answer
@@ -177,22 +182,27 @@ def answer_with_citations(
     )
 
 
-def _answer_once(
+@dataclass(frozen=True)
+class _Context:
+    """The sources an answer is written from, their pieces and their size in tokens."""
+
+    sources: tuple[ContextSource, ...]
+    members: dict[str, list[int]]
+    tokens: int
+
+
+def _checked_answer(
     llm: LLM,
     question: str,
-    pieces: Sequence[ContextPiece],
-    prompt: PromptBuilder,
-    count_tokens: TokenCounter,
+    messages: tuple[ChatMessage, ...],
+    context: _Context,
     settings: AnswerSettings,
     on_token: TokenCallback | None,
 ) -> CitedAnswer:
     """One generation of :func:`answer_with_citations`, its citations checked."""
-    sources, members = context_sources(
-        pieces, settings.budget, count_tokens, settings.focus or question
-    )
-    context_tokens = sum(count_tokens([s.text for s in sources])) if sources else 0
+    sources, members, context_tokens = context.sources, context.members, context.tokens
     request = GenerationRequest(
-        messages=prompt(sources),
+        messages=messages,
         question=question,
         sources=sources,
         citation_style=settings.citation_style,
