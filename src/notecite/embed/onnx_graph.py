@@ -161,15 +161,46 @@ class _Node:
         return b"".join(parts)
 
 
+def _graph_outputs(graph: list[_Field]) -> set[str]:
+    return {
+        v.payload.decode()
+        for f in graph
+        if f.number == _GRAPH_OUTPUT and f.wire == _LEN
+        for v in _fields(f.payload)
+        if v.number == _VALUE_NAME and v.wire == _LEN
+    }
+
+
+def _graph_nodes(graph: list[_Field]) -> dict[int, _Node]:
+    """The graph's nodes by their position among its fields."""
+    return {i: _Node.parse(f.payload) for i, f in enumerate(graph) if f.number == _GRAPH_NODE}
+
+
+def _with_graph(top: list[_Field], graph: list[bytes]) -> list[bytes]:
+    """The model's top-level fields, encoded, with ``graph``'s fields as its graph."""
+    return [
+        _len_field(_MODEL_GRAPH, b"".join(graph)) if f.number == _MODEL_GRAPH else f.raw
+        for f in top
+    ]
+
+
+def _graph_parts(model: bytes) -> tuple[list[_Field], list[_Field]] | None:
+    """The model's top-level fields and its graph's fields (None: not one graph)."""
+    top = _fields(model)
+    graphs = [f for f in top if f.number == _MODEL_GRAPH and f.wire == _LEN]
+    if len(graphs) != 1:
+        return None
+    return top, _fields(graphs[0].payload)
+
+
 def without_nan_guards(model: bytes) -> tuple[bytes, int]:
     """``model`` with every ``Where(IsNaN(x), c, x)`` replaced by ``x``, and how many were
     removed (0: the model is returned unchanged)."""
-    top = _fields(model)
-    graph_fields = [f for f in top if f.number == _MODEL_GRAPH and f.wire == _LEN]
-    if len(graph_fields) != 1:
+    parts = _graph_parts(model)
+    if parts is None:
         return model, 0
-    graph = _fields(graph_fields[0].payload)
-    nodes = {i: _Node.parse(f.payload) for i, f in enumerate(graph) if f.number == _GRAPH_NODE}
+    top, graph = parts
+    nodes = _graph_nodes(graph)
     isnan = {
         n.outputs[0]: (i, n.inputs[0])
         for i, n in nodes.items()
@@ -187,46 +218,18 @@ def without_nan_guards(model: bytes) -> tuple[bytes, int]:
     # An IsNaN read by anything but its Where must stay, and so must a graph output.
     used = {x for i, n in nodes.items() if i not in dropped for x in n.inputs}
     guards = {nodes[i].outputs[0] for i in dropped if nodes[i].op_type == "IsNaN"}
-    outputs = {
-        v.payload.decode()
-        for f in graph
-        if f.number == _GRAPH_OUTPUT and f.wire == _LEN
-        for v in _fields(f.payload)
-        if v.number == _VALUE_NAME and v.wire == _LEN
-    }
-    if used & guards or set(renames) & outputs or not renames:
+    if used & guards or set(renames) & _graph_outputs(graph) or not renames:
         return model, 0
-    parts = []
+    new_graph = []
     for i, field in enumerate(graph):
         if i in dropped:
             continue
         reader = nodes.get(i)
         if reader is not None and set(reader.inputs) & set(renames):
-            parts.append(_len_field(_GRAPH_NODE, reader.renamed(renames)))
+            new_graph.append(_len_field(_GRAPH_NODE, reader.renamed(renames)))
         else:
-            parts.append(field.raw)
-    new_graph = _len_field(_MODEL_GRAPH, b"".join(parts))
-    rebuilt = b"".join(new_graph if f.number == _MODEL_GRAPH else f.raw for f in top)
-    return rebuilt, len(renames)
-
-
-def _graph_outputs(graph: list[_Field]) -> set[str]:
-    return {
-        v.payload.decode()
-        for f in graph
-        if f.number == _GRAPH_OUTPUT and f.wire == _LEN
-        for v in _fields(f.payload)
-        if v.number == _VALUE_NAME and v.wire == _LEN
-    }
-
-
-def _graph_parts(model: bytes) -> tuple[list[_Field], list[_Field]] | None:
-    """The model's top-level fields and its graph's fields (None: not one graph)."""
-    top = _fields(model)
-    graphs = [f for f in top if f.number == _MODEL_GRAPH and f.wire == _LEN]
-    if len(graphs) != 1:
-        return None
-    return top, _fields(graphs[0].payload)
+            new_graph.append(field.raw)
+    return b"".join(_with_graph(top, new_graph)), len(renames)
 
 
 @dataclass(frozen=True)
@@ -263,7 +266,7 @@ def with_int8_matmuls(model: bytes) -> tuple[bytes, int]:
         return model, 0
     top, graph = parts
     tensors = _initializers(graph)
-    nodes = {i: _Node.parse(f.payload) for i, f in enumerate(graph) if f.number == _GRAPH_NODE}
+    nodes = _graph_nodes(graph)
     producer = {out: i for i, n in nodes.items() for out in n.outputs}
     rewritten: dict[int, list[str]] = {}
     for i, node in nodes.items():
@@ -308,10 +311,7 @@ def with_int8_matmuls(model: bytes) -> tuple[bytes, int]:
             new_graph.append(_len_field(_GRAPH_NODE, _quantized_matmul(nodes[i], rewritten[i])))
         else:
             new_graph.append(field.raw)
-    rebuilt = [
-        _len_field(_MODEL_GRAPH, b"".join(new_graph)) if f.number == _MODEL_GRAPH else f.raw
-        for f in top
-    ]
+    rebuilt = _with_graph(top, new_graph)
     domains = {
         "".join(_strings(_fields(f.payload), _OPSET_DOMAIN))
         for f in top
