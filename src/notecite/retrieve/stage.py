@@ -424,7 +424,8 @@ class RetrievalStage:
     def _gate(self, question: str, found: Retrieved, debug: DebugInfo) -> None:
         """The calibrated answerability gate: drop the kept chunks (the ask abstains before
         any model call) when they are unlikely to answer ``question``. It reads scores of the
-        embedder it was fitted on, and stays out of the way of any other."""
+        embedder it was fitted on (MiniLM, either variant), and stays out of the way of any
+        other."""
         if self._embedder.model_id not in DEFAULT_MODEL.embedders:
             return
         flt = SearchFilter(vault_ids=tuple(v.id for v in self._vaults))
