@@ -16,6 +16,7 @@ from notecite.embed.base import Embedder
 from notecite.generate.answer import (
     AnswerSettings,
     CitedAnswer,
+    PromptBuilder,
     TokenCallback,
     answer_with_citations,
 )
@@ -202,21 +203,11 @@ class AskPipeline:
                 )
             )
         absent = retrieved.missing.unheld
-
-        def prompt(sources: Sequence[ContextSource], hint: bool = True) -> tuple[ChatMessage, ...]:
-            return answer_messages(
-                request.question,
-                sources,
-                request.citation_style,
-                request.detail,
-                absent=absent if hint else (),
-            )
-
         answer = answer_with_citations(
             self._llm,
             request.question,
             context_pieces(kept),
-            prompt,
+            _prompt_builder(request, absent),
             self._count_tokens,
             AnswerSettings(
                 budget=context_budget(self._settings, self._llm, request.detail),
@@ -226,7 +217,7 @@ class AskPipeline:
                 grounder=self._grounder,
             ),
             on_token,
-            (lambda sources: prompt(sources, hint=False)) if absent else None,
+            _prompt_builder(request, ()) if absent else None,
         )
         if self._note_lines is not None:
             place_quotes(answer, kept, self._note_lines)
@@ -261,6 +252,18 @@ class AskPipeline:
             abstained=True,
             abstain_reason="insufficient_information",
         )
+
+
+def _prompt_builder(request: AskRequest, absent: Sequence[str]) -> PromptBuilder:
+    """The messages of ``request``'s answer for a given context; ``absent`` as in
+    ``answer_messages``."""
+
+    def prompt(sources: Sequence[ContextSource]) -> tuple[ChatMessage, ...]:
+        return answer_messages(
+            request.question, sources, request.citation_style, request.detail, absent=absent
+        )
+
+    return prompt
 
 
 def record_generation(debug: DebugInfo, answer: CitedAnswer, asked_at: float | None = None) -> None:
