@@ -24,6 +24,7 @@ abstained, near-miss and off-topic abstained), so the two modes are compared sid
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import random
@@ -36,7 +37,7 @@ from _measure import REPO, machine, median, percentile
 from notecite.config import Settings, load_settings
 from notecite.engine import Engine
 from notecite.evaluate.qa import QaRecord, QaRun, run_qa
-from notecite.generate.base import ChatMessage, GenerationRequest, GenerationUsage
+from notecite.generate.base import LLM, ChatMessage, GenerationRequest, GenerationUsage
 
 DATA = REPO / "bench" / "qa" / "vaults.jsonl"
 PROBE_WORDS = 300  # about 400 tokens of the model's tokenizer
@@ -45,8 +46,13 @@ PROBE_OUT = 48
 
 def probe_rates(engine: Engine, llm: str | None, probes: int) -> dict[str, float]:
     """The model's raw prompt-read and write rates (tokens/s), median of ``probes`` runs."""
-    model = engine.llm(llm)
     engine.prepare_llm(llm)
+    return model_rates(engine.llm(llm), probes)
+
+
+def model_rates(model: LLM, probes: int) -> dict[str, float]:
+    """``model``'s prompt-read and write rates (tokens/s), median of ``probes`` requests of
+    about 400 uncached prompt tokens and ``PROBE_OUT`` tokens out."""
     rng = random.Random(0)
     read: list[float] = []
     write: list[float] = []
@@ -129,7 +135,14 @@ def summarise(run: QaRun, rates: dict[str, float]) -> dict[str, Any]:
 
 
 def settings_for(home: Path, context: str, llm: str | None) -> Settings:
-    return load_settings(home=home, ask={"context": context}, **({"llm": llm} if llm else {}))
+    overrides: dict[str, Any] = {"ask": {"context": context}}
+    if llm:
+        overrides["llm"] = llm
+    return load_settings(home=home, **overrides)
+
+
+def print_progress(mode: str, line: str) -> None:
+    print(f"[{mode}] {line}", flush=True)
 
 
 def main() -> None:
@@ -163,7 +176,7 @@ def main() -> None:
             llm=args.llm,
             split=args.split,
             limit=args.limit,
-            progress=lambda line, mode=context: print(f"[{mode}] {line}", flush=True),
+            progress=functools.partial(print_progress, context),
         )
         report["modes"][context] = summarise(run, report["rates_before"])
         records = args.out.with_name(f"{args.out.stem}-{context}.jsonl")

@@ -66,9 +66,12 @@ class LocalLLM:
         with self._load_lock:
             if self._server is not None:
                 return self._server
-            # llama.cpp's OpenMP workers spin while waiting by default; on a busy 2-core machine
-            # that starves them (1-3 tok/s measured); passive waiting keeps ~25 tok/s.
-            os.environ.setdefault("OMP_WAIT_POLICY", "passive")
+            # llama.cpp's OpenMP workers spin ~300,000 rounds at each barrier by default, which
+            # starved them on a busy 2-core machine (1-3 tok/s); not spinning at all (passive)
+            # costs a sleep and a wake-up per barrier. A short spin writes ~40 % faster than
+            # passive on a quiet machine and no slower on a busy one (bench/llama_runtime.py).
+            if "OMP_WAIT_POLICY" not in os.environ:
+                os.environ.setdefault("GOMP_SPINCOUNT", "1000")
             try:
                 import xllamacpp
             except ImportError as exc:
@@ -85,6 +88,7 @@ class LocalLLM:
             if self._settings.threads:
                 params.cpuparams.n_threads = self._settings.threads
                 params.cpuparams_batch.n_threads = self._settings.threads
+            params.no_extra_bufts = not self._settings.repack_weights
             params.verbosity = 0
             started = time.perf_counter()
             try:
