@@ -14,8 +14,10 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
+from typing import Literal
 
 from notecite.chat import ChatRequest, ChatResponse, ChatService, SessionStore
+from notecite.chat.prompts import fixed_chat_prompt
 from notecite.chat.sessions import check_tenant
 from notecite.config import AskSettings, Settings
 from notecite.embed.base import Embedder
@@ -101,15 +103,21 @@ class Engine:
         """The LLM provider ``name`` (default: the configured one), built once."""
         return self.parts.llm(name)
 
-    def prepare_llm(self, name: str | None = None, progress: ModelProgress | None = None) -> bool:
+    def prepare_llm(
+        self,
+        name: str | None = None,
+        progress: ModelProgress | None = None,
+        first_use: Literal["ask", "chat"] = "ask",
+    ) -> bool:
         """Make the LLM ``name`` ready now (the local model: assemble once, load, and read
-        the fixed start of every answer prompt into its cache), so the first question does
-        not wait for it; False when it has nothing to prepare or is ready already."""
+        the fixed start of the prompts of ``first_use`` into its cache: answers, or chat
+        turns with the default system prompt), so the first question does not wait for it;
+        False when it has nothing to prepare or is ready already."""
         llm = self.llm(name)
         if not isinstance(llm, Preparable) or llm.ready:
             return False
         llm.prepare(progress)
-        read_fixed_prompt(llm)
+        read_fixed_prompt(llm, fixed_chat_prompt() if first_use == "chat" else None)
         return True
 
     def for_tenant(self, tenant: str) -> Engine:

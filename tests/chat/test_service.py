@@ -221,3 +221,34 @@ def test_a_chat_model_that_copies_the_hint_is_asked_once_more_without_it(
     first, retry = llm.answer_calls
     assert 'do not mention "Jira"' in first.messages[-1].content
     assert "do not mention" not in retry.messages[-1].content
+
+
+class _LoadedOnPrepare(ScriptedLLM):
+    """A scripted model that, like the local one, has something to prepare."""
+
+    def __init__(self, *answers: str) -> None:
+        super().__init__(*answers)
+        self.ready = False
+
+    def prepare(self, progress: object = None) -> None:
+        self.ready = True
+
+    def report_to(self, progress: object) -> None:
+        pass
+
+
+def test_a_model_prepared_for_chat_reads_the_chat_system_prompt_ahead(
+    make_engine: MakeEngine,
+) -> None:
+    """`notecite chat` prepares the model for chat: the system prompt it reads ahead is the
+    one the first turn sends, so llama.cpp's prompt cache holds all of it."""
+    llm = _LoadedOnPrepare("The Apollo launch is on March 14 [N1].")
+    engine = make_engine(llm=llm, ask={"auto_rag": "off"})
+    assert engine.prepare_llm(first_use="chat")
+    (warm,) = llm.calls
+    assert warm.max_tokens == 1
+    engine.chat(ChatRequest(message="When is the Apollo launch?"))
+    turn = llm.answer_calls[-1]
+    assert turn is not warm
+    assert warm.messages[0] == turn.messages[0]
+    assert turn.messages[-1].content.startswith(warm.messages[-1].content.split("\n")[0])

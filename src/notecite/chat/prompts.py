@@ -42,6 +42,12 @@ def rag_messages(
     return (ChatMessage("system", system), *base[1:])
 
 
+def fixed_chat_prompt(detail: Detail = "normal") -> tuple[ChatMessage, ...]:
+    """The start every chat turn with the default system prompt shares, for the model to
+    read ahead (``Engine.prepare_llm``)."""
+    return rag_messages("", (), (), None, detail)
+
+
 def plain_messages(
     message: str, history: Sequence[ChatMessage], system_prompt: str | None
 ) -> tuple[ChatMessage, ...]:

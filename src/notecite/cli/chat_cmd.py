@@ -139,7 +139,7 @@ def chat_command(
     active = list(filters)
     store = state.engine.open_sessions()
     try:
-        prepare_llm(state.engine)  # the model loads now, not on the first message
+        prepare_llm(state.engine, first_use="chat")  # the model loads now, not on the first message
     except LLMError as exc:
         click.secho(f"the model is not ready ({exc}); answers will list notes only", err=True)
     try:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import TextIO
+from typing import Literal, TextIO
 
 import click
 from rich.console import Console
@@ -75,15 +75,18 @@ class ModelReport:
         self._stop_bar()
 
 
-def prepare_llm(engine: Engine, name: str | None = None) -> bool:
-    """Prepare the LLM ``name`` with progress on standard error; True when it had to.
+def prepare_llm(
+    engine: Engine, name: str | None = None, first_use: Literal["ask", "chat"] = "ask"
+) -> bool:
+    """Prepare the LLM ``name`` for ``first_use`` with progress on standard error; True when
+    it had to.
 
     Raises:
         LLMError: the model cannot be assembled or loaded.
     """
     report = ModelReport()
     try:
-        return engine.prepare_llm(name, report)
+        return engine.prepare_llm(name, report, first_use)
     finally:
         report.close()
 

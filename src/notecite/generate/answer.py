@@ -316,13 +316,16 @@ def _generate(
     return "".join(streamed)
 
 
-def read_fixed_prompt(llm: LLM, detail: str = "normal") -> None:
-    """Have ``llm`` read the start that every answer prompt shares (the system prompt with
-    the citation rules, at ``detail``) and write one token, so that a model with a prompt
-    cache (the local one) holds it before the first question instead of reading it then.
-    A failure is logged: the first question then reads it, as it would have anyway."""
+def read_fixed_prompt(llm: LLM, messages: Sequence[ChatMessage] | None = None) -> None:
+    """Have ``llm`` read the start that every prompt of a kind shares (``messages``, by
+    default an answer prompt's: the system prompt with the citation rules) and write one
+    token, so that a model with a prompt cache (the local one) holds it before the first
+    question instead of reading it then. A failure is logged: the first question then reads
+    it, as it would have anyway."""
     request = GenerationRequest(
-        messages=answer_messages("", (), "numbered", detail), temperature=0.0, max_tokens=1
+        messages=tuple(messages or answer_messages("", (), "numbered", "normal")),
+        temperature=0.0,
+        max_tokens=1,
     )
     try:
         llm.generate(request)
