@@ -4,8 +4,8 @@ quiet machine and beside CPU-bound work.
 Two settings are compared, each in a process of its own (OpenMP reads its environment once,
 when it loads):
 
-- how llama.cpp's OpenMP threads wait at a barrier: ``passive`` (``OMP_WAIT_POLICY=passive``:
-  sleep at once) or ``spin N`` (``GOMP_SPINCOUNT=N``: spin N rounds, then sleep);
+- how llama.cpp's OpenMP threads wait at a barrier (``generation.spin_wait``): ``passive``
+  (``OMP_WAIT_POLICY=passive``: sleep at once) or ``spin 1000`` (``GOMP_SPINCOUNT=1000``);
 - whether the weights are repacked at load for the CPU's matrix kernels
   (``generation.repack_weights``).
 
@@ -34,29 +34,27 @@ from answer_latency import model_rates
 from notecite.config import GenerationSettings
 from notecite.generate.local import LocalLLM
 
-CONFIGS: dict[str, dict[str, Any]] = {
-    "passive, repacked": {"env": {"OMP_WAIT_POLICY": "passive"}, "repack": True},
-    "spin 1000, repacked": {"env": {"GOMP_SPINCOUNT": "1000"}, "repack": True},
-    "passive, not repacked": {"env": {"OMP_WAIT_POLICY": "passive"}, "repack": False},
-    "spin 1000, not repacked": {"env": {"GOMP_SPINCOUNT": "1000"}, "repack": False},
+CONFIGS: dict[str, dict[str, bool]] = {
+    "passive, repacked": {"spin_wait": False, "repack_weights": True},
+    "spin 1000, repacked": {"spin_wait": True, "repack_weights": True},
+    "passive, not repacked": {"spin_wait": False, "repack_weights": False},
+    "spin 1000, not repacked (default)": {"spin_wait": True, "repack_weights": False},
 }
 
 SPIN = "import time\nend = time.time() + {seconds}\nwhile time.time() < end:\n    pass\n"
 
 
-def child(model_dir: Path, repack: bool, probes: int) -> None:
-    """Measure one configuration in this process and print its rates as JSON."""
-    model = LocalLLM(GenerationSettings(repack_weights=repack), model_dir)
+def child(model_dir: Path, name: str, probes: int) -> None:
+    """Measure configuration ``name`` in this process and print its rates as JSON."""
+    model = LocalLLM(GenerationSettings.model_validate(CONFIGS[name]), model_dir)
     model.prepare()
     print(json.dumps(model_rates(model, probes)), flush=True)
 
 
 def measure(name: str, model_dir: Path, probes: int) -> dict[str, float]:
-    config = CONFIGS[name]
     env = {k: v for k, v in os.environ.items() if k not in ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT")}
-    env.update(config["env"])
-    command = [sys.executable, __file__, "--child", "--model-dir", str(model_dir)]
-    command += ["--probes", str(probes)] + (["--repack"] if config["repack"] else [])
+    command = [sys.executable, __file__, "--child", name, "--model-dir", str(model_dir)]
+    command += ["--probes", str(probes)]
     done = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
     rates: dict[str, float] = json.loads(done.stdout.strip().splitlines()[-1])
     return rates
@@ -81,11 +79,10 @@ def main() -> None:
     parser.add_argument("--probes", type=int, default=3)
     parser.add_argument("--busy", type=int, default=2, help="spinning processes beside (0: none)")
     parser.add_argument("--out", type=Path, default=REPO / "bench" / "out" / "llama_runtime.json")
-    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
-    parser.add_argument("--repack", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--child", choices=CONFIGS, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        child(args.model_dir, args.repack, args.probes)
+        child(args.model_dir, args.child, args.probes)
         return
     report: dict[str, Any] = {"machine": machine(), "load_before": os.getloadavg()}
     report["quiet"] = run_all(args.model_dir, args.probes, 0)
@@ -103,7 +100,7 @@ def main() -> None:
         print(f"\n{condition}: prompt read / write, tokens/s (median of {args.probes})")
         for name, rates in rows.items():
             print(
-                f"  {name:<26} {rates.get('prompt_tokens_per_s', 0):6.1f} "
+                f"  {name:<34} {rates.get('prompt_tokens_per_s', 0):6.1f} "
                 f"{rates.get('output_tokens_per_s', 0):6.1f}"
             )
     print("load before/after:", report["load_before"], report["load_after"])

@@ -67,11 +67,14 @@ class LocalLLM:
             if self._server is not None:
                 return self._server
             # llama.cpp's OpenMP workers spin ~300,000 rounds at each barrier by default, which
-            # starved them on a busy 2-core machine (1-3 tok/s); not spinning at all (passive)
-            # costs a sleep and a wake-up per barrier. A short spin writes ~40 % faster than
-            # passive on a quiet machine and no slower on a busy one (bench/llama_runtime.py).
-            if "OMP_WAIT_POLICY" not in os.environ:
-                os.environ.setdefault("GOMP_SPINCOUNT", "1000")
+            # starved them on a busy 2-core machine (1-3 tok/s); sleeping at once (passive)
+            # costs a wake-up per barrier. A short spin writes ~40 % faster than passive on a
+            # quiet machine, passive is faster beside CPU-bound work (bench/llama_runtime.py).
+            if not {"OMP_WAIT_POLICY", "GOMP_SPINCOUNT"} & os.environ.keys():
+                if self._settings.spin_wait:
+                    os.environ["GOMP_SPINCOUNT"] = "1000"
+                else:
+                    os.environ["OMP_WAIT_POLICY"] = "passive"
             try:
                 import xllamacpp
             except ImportError as exc:
