@@ -12,6 +12,7 @@ from notecite.generate.registry import register_llm
 from notecite.schemas.ask import AskRequest, AskResponse, DebugInfo, RetrievedChunk
 from notecite.testing import ScriptedLLM
 from tests.ask.conftest import MakeEngine
+from tests.preparable import PreparableLLM
 
 APOLLO = "When is the Apollo launch scheduled?"
 
@@ -290,26 +291,12 @@ def test_a_reference_carries_vault_path_section_and_chunk_index(notes_engine: En
     assert first.line_start is not None
 
 
-class _LoadedOnPrepare(ScriptedLLM):
-    """A scripted model that, like the local one, has something to prepare."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.ready = False
-
-    def prepare(self, progress: object = None) -> None:
-        self.ready = True
-
-    def report_to(self, progress: object) -> None:
-        pass
-
-
 def test_preparing_the_model_has_it_read_the_answer_prompts_fixed_start(
     make_engine: MakeEngine,
 ) -> None:
     """`notecite serve`, `chat` and `models prepare` prepare the model: it then reads the
     system prompt the first question will send, so its prompt cache holds it already."""
-    llm = _LoadedOnPrepare()
+    llm = PreparableLLM()
     engine = make_engine(llm=llm)
     assert engine.prepare_llm()
     (warm,) = llm.calls

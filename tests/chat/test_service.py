@@ -20,6 +20,7 @@ from notecite.generate.citations import FALLBACK_ANSWER
 from notecite.schemas.chat import SessionSettingsPatch
 from notecite.testing import ScriptedLLM
 from tests.chat.conftest import MakeEngine
+from tests.preparable import PreparableLLM
 
 SessionsOf = Callable[[Engine], SessionStore]
 
@@ -223,26 +224,12 @@ def test_a_chat_model_that_copies_the_hint_is_asked_once_more_without_it(
     assert "do not mention" not in retry.messages[-1].content
 
 
-class _LoadedOnPrepare(ScriptedLLM):
-    """A scripted model that, like the local one, has something to prepare."""
-
-    def __init__(self, *answers: str) -> None:
-        super().__init__(*answers)
-        self.ready = False
-
-    def prepare(self, progress: object = None) -> None:
-        self.ready = True
-
-    def report_to(self, progress: object) -> None:
-        pass
-
-
 def test_a_model_prepared_for_chat_reads_the_chat_system_prompt_ahead(
     make_engine: MakeEngine,
 ) -> None:
     """`notecite chat` prepares the model for chat: the system prompt it reads ahead is the
     one the first turn sends, so llama.cpp's prompt cache holds all of it."""
-    llm = _LoadedOnPrepare("The Apollo launch is on March 14 [N1].")
+    llm = PreparableLLM("The Apollo launch is on March 14 [N1].")
     engine = make_engine(llm=llm, ask={"auto_rag": "off"})
     assert engine.prepare_llm(first_use="chat")
     (warm,) = llm.calls
