@@ -125,10 +125,10 @@ class GenerationSettings(_Section):
     retries: int = Field(default=2, ge=0, le=10)
     context_size: int = Field(default=4096, ge=512)
     threads: int = Field(default=0, ge=0, description="local: 0 = all cores")
-    # Both tuned for a quiet machine (bench/llama_runtime.py): not repacked, the weights are
-    # read ~10 % faster in a prompt (what a person waits for before the first words) and
-    # written with ~20 % slower; a short spin writes ~40 % faster than sleeping at once.
-    # Beside CPU-bound work both cost writing speed (9 tokens/s against 15 with both off).
+    # Both tuned for a quiet machine (bench/llama_runtime.py): with the weights as stored,
+    # the model reads a prompt ~9 % faster (what a person waits for before the first words)
+    # and writes ~18 % slower; a short spin writes ~40 % faster than sleeping at once.
+    # Beside CPU-bound work both cost writing speed (9 tokens/s against 15 the other way).
     repack_weights: bool = Field(
         default=False,
         description="local: repack the weights at load (faster writing, slower prompt "
