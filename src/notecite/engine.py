@@ -24,6 +24,7 @@ from notecite.embed.base import Embedder
 from notecite.errors import VaultError
 from notecite.generate.answer import TokenCallback, read_fixed_prompt
 from notecite.generate.base import LLM, ModelProgress, Preparable
+from notecite.generate.prompts import fixed_answer_prompt
 from notecite.ingest.indexer import VaultIndexer
 from notecite.ingest.note_files import note_path, read_note_text
 from notecite.ingest.progress import ProgressCallback
@@ -117,7 +118,8 @@ class Engine:
         if not isinstance(llm, Preparable) or llm.ready:
             return False
         llm.prepare(progress)
-        read_fixed_prompt(llm, fixed_chat_prompt() if first_use == "chat" else None)
+        fixed = fixed_chat_prompt() if first_use == "chat" else fixed_answer_prompt()
+        read_fixed_prompt(llm, fixed)
         return True
 
     def for_tenant(self, tenant: str) -> Engine:

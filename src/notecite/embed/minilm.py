@@ -24,7 +24,13 @@ from typing import Any
 import numpy as np
 
 from notecite.config import EmbedderSettings
-from notecite.embed.base import MINILM_INT8_MODEL_ID, MINILM_MODEL_ID, Vectors, normalise
+from notecite.embed.base import (
+    MINILM_INT8_MODEL_ID,
+    MINILM_MODEL_ID,
+    MINILM_MODEL_IDS,
+    Vectors,
+    normalise,
+)
 from notecite.embed.onnx_graph import with_int8_matmuls, without_nan_guards
 from notecite.errors import EmbeddingError
 
@@ -75,7 +81,7 @@ class MiniLMEmbedder:
         """This embedder with float or int8 activations, as ``model_id`` names them."""
         if model_id == self.model_id:
             return self
-        if model_id not in (MINILM_MODEL_ID, MINILM_INT8_MODEL_ID):
+        if model_id not in MINILM_MODEL_IDS:
             return None
         return MiniLMEmbedder(self._batch_size, self._threads, model_id == MINILM_INT8_MODEL_ID)
 

@@ -38,7 +38,6 @@ from notecite.generate.evidence import select_evidence
 from notecite.generate.grounding import Grounder, Grounding, SupportLine
 from notecite.generate.prompts import (
     TOP_OF_NOTE,
-    answer_messages,
     echoes_hint,
     without_hint_echo,
 )
@@ -316,17 +315,13 @@ def _generate(
     return "".join(streamed)
 
 
-def read_fixed_prompt(llm: LLM, messages: Sequence[ChatMessage] | None = None) -> None:
-    """Have ``llm`` read the start that every prompt of a kind shares (``messages``, by
-    default an answer prompt's: the system prompt with the citation rules) and write one
-    token, so that a model with a prompt cache (the local one) holds it before the first
-    question instead of reading it then. A failure is logged: the first question then reads
-    it, as it would have anyway."""
-    request = GenerationRequest(
-        messages=tuple(messages or answer_messages("", (), "numbered", "normal")),
-        temperature=0.0,
-        max_tokens=1,
-    )
+def read_fixed_prompt(llm: LLM, messages: Sequence[ChatMessage]) -> None:
+    """Have ``llm`` read ``messages``, the start that every prompt of a kind shares
+    (:func:`~notecite.generate.prompts.fixed_answer_prompt`, chat's ``fixed_chat_prompt``),
+    and write one token, so that a model with a prompt cache (the local one) holds it before
+    the first question instead of reading it then. A failure is logged: the first question
+    then reads it, as it would have anyway."""
+    request = GenerationRequest(messages=tuple(messages), temperature=0.0, max_tokens=1)
     try:
         llm.generate(request)
     except LLMError as exc:

@@ -233,6 +233,12 @@ def answer_messages(
     return (ChatMessage("system", system), *history, ChatMessage("user", user))
 
 
+def fixed_answer_prompt(detail: str = "normal") -> tuple[ChatMessage, ...]:
+    """The start every answer prompt at ``detail`` shares (the system prompt with the citation
+    rules), for the model to read ahead (``Engine.prepare_llm``)."""
+    return answer_messages("", (), "numbered", detail)
+
+
 def echoes_hint(answer: str) -> bool:
     """Did a small model copy the absent-terms hint into its answer?"""
     return _HINT_ECHO.search(answer) is not None
