@@ -183,7 +183,7 @@ class AskSettings(_Section):
         default=1200, ge=64, description="evidence budget at detail=normal, remote LLMs"
     )
     evidence_tokens_local: int = Field(
-        default=300, ge=64, description="evidence budget at detail=normal, the local model"
+        default=280, ge=64, description="evidence budget at detail=normal, the local model"
     )
     max_folders_ranked: int = Field(default=200, ge=1)
     log_queries: bool = Field(

@@ -28,17 +28,32 @@ RELEASE = [
 ]
 
 
-def test_the_lines_holding_the_question_terms_are_kept_with_their_neighbours() -> None:
+def test_the_lines_holding_the_question_terms_are_kept_with_the_lines_after_them() -> None:
     (chosen,) = select_evidence(
         [block(RELEASE, start=10)], "How do I run the publish workflow?", 200, words
     )
     assert chosen.lines == [
-        "Coffee is in the kitchen.",
         "Run the publish workflow from the Actions tab.",
         "It tags the version and uploads the package.",
         "Lunch is at noon.",
     ]
-    assert chosen.line_start == 12  # the first kept line's place in the note
+    assert chosen.line_start == 13  # the first kept line's place in the note
+
+
+def test_a_line_that_goes_on_from_the_one_before_keeps_it() -> None:
+    for line in (
+        "It then tags the release and uploads the package.",
+        "- tags the release and uploads the package",
+        "then tags the release and uploads the package.",
+    ):
+        lines = [
+            "Coffee is in the kitchen.",
+            "Run the publish workflow.",
+            line,
+            "Lunch is at noon.",
+        ]
+        (chosen,) = select_evidence([block(lines)], "Which step tags the release?", 200, words)
+        assert chosen.lines[:2] == ["Run the publish workflow.", line], line
 
 
 def test_windows_apart_are_joined_by_a_gap_mark_in_note_order() -> None:
@@ -71,6 +86,18 @@ def test_the_budget_drops_later_blocks_but_keeps_the_first_one() -> None:
     tiny = select_evidence([block(RELEASE, "a.md")], "publish workflow", 1, words)
     assert [b.rel_path for b in tiny] == ["a.md"]
     assert "Run the publish workflow from the Actions tab." in tiny[0].lines
+
+
+def test_a_later_block_whose_window_does_not_fit_keeps_its_best_line_alone() -> None:
+    first = block(["Run the publish workflow from the Actions tab."], "a.md")
+    later = [
+        "The publish log names the release tag.",
+        "It lists each package with its new version and the time it took to upload.",
+        "Reviewers read it before the announcement goes out to the mailing list.",
+    ]
+    chosen = select_evidence([first, block(later, "b.md")], "publish workflow log", 20, words)
+    assert [b.rel_path for b in chosen] == ["a.md", "b.md"]
+    assert chosen[1].lines == ["The publish log names the release tag."]
 
 
 def test_markup_lines_and_the_section_heading_are_left_out_without_a_gap_mark() -> None:
@@ -116,7 +143,25 @@ def test_a_line_that_introduces_a_list_keeps_the_whole_list() -> None:
     (chosen,) = select_evidence(
         [block(lines)], "What are the levels of supporter plans?", 200, words
     )
-    assert chosen.lines == lines[:6]  # the line before, the lead-in and all four items
+    assert chosen.lines == lines[1:6]  # the lead-in and all four items
+
+
+def test_a_line_that_introduces_a_code_block_keeps_the_block() -> None:
+    lines = [
+        "Bind a key to the command.",
+        "Add this entry to your keybindings file:",
+        "```json",
+        "{",
+        '  "key": "cmd+j q",',
+        '  "command": "notes.create"',
+        "}",
+        "```",
+        "Lunch is at noon.",
+    ]
+    (chosen,) = select_evidence(
+        [block(lines)], "What entry goes in my keybindings file?", 200, words
+    )
+    assert chosen.lines == [lines[1], *lines[3:7]]  # the lead-in and the block, no fences
 
 
 def test_a_setting_name_holds_the_words_it_is_made_of() -> None:

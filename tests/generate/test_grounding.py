@@ -46,6 +46,21 @@ def test_claims_keep_the_markers_written_after_their_stop() -> None:
     assert [c.cids for c in claims] == [("N1",), ("N2",), ("N1",)]
 
 
+def test_markers_on_a_line_of_their_own_belong_to_the_claim_before_them() -> None:
+    claims = split_claims("Add this entry to your settings:\n\n[N1]\nIt is on March 14.\n[N2] [N3]")
+    assert [c.text for c in claims] == [
+        "Add this entry to your settings: [N1]",
+        "It is on March 14 [N2] [N3].",
+    ]
+    assert [c.cids for c in claims] == [("N1",), ("N2", "N3")]
+
+
+def test_a_lead_in_whose_marker_stands_on_the_next_line_is_repaired_with_its_line() -> None:
+    grounding = Grounder().ground("The budget is as follows:\n\n[N1]", SOURCES, "What budget?")
+    assert "40000 euros" in grounding.text
+    assert grounding.cited == ("N1",)
+
+
 def test_a_numbered_list_item_stays_one_claim() -> None:
     answer = "Steps:\n\n1. Open the Apollo plan. [N1]\n2. Check the budget [N1]."
     claims = split_claims(answer)

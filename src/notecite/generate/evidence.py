@@ -5,12 +5,17 @@ not need is waiting time. Given the merged blocks (best first) and the question,
 of a block is scored by the question's content terms it holds, each weighted by the term's
 own weight (names, numbers and code count more) and by how rare it is among the lines of
 the context (a term every line holds tells nothing). The best lines of a block are kept
-with the line before and the two after (a line often needs the one before it, and steps or
-details follow the line that names them), or the whole list that a kept line ending in a
-colon introduces (up to eight items), in note order; a gap
+with the two after them (steps and details follow the line that names them) and with the
+line before when they are read with it: they go on from it (a list item, a line that starts
+in lower case or with a word pointing back, "It", "This", "Then"), or it is a heading or a
+lead-in ending in a colon. (Always taking the line before spent the budget on lines that
+only precede the answer: on the dev questions, fewer answers' key facts reached the
+context.) A kept line ending in a colon brings the list (up to eight items) or the code
+block (up to twelve lines) it introduces. Kept lines are shown in note order; a gap
 between kept windows is shown as ``…``. A block whose lines hold no question term keeps its
 opening lines. Blocks are then filled into the token budget best first, each block's lines
-in score order, and the first block always keeps at least its best window.
+in score order; a window that does not fit is tried as its best line alone, and the first
+block always keeps at least its best line.
 
 Lines of markup (images, link definitions, table rules, code fences) and a heading the
 source header already names are never shown, and table padding is made one space
@@ -26,15 +31,23 @@ from dataclasses import dataclass
 
 from notecite.generate.context import ContextBlock, TokenCounter
 from notecite.generate.grounding import content_terms, line_terms
-from notecite.generate.markup import compact, is_markup, names_section
+from notecite.generate.markup import compact, is_fence, is_markup, names_section
 
 GAP = "…"
-BEFORE = 1  # lines kept before a line that scores (a line often needs the one before it)
+BEFORE = 1  # lines kept before a line that scores, when it is read with them
 AFTER = 2  # and after it (steps and details follow the line that names them)
 OPENING_LINES = 3  # lines kept from a block where no line holds a question term
 WINDOWS_PER_BLOCK = 3  # best lines of a block whose windows are kept
 LIST_ITEMS = 8  # items of a list kept after a kept line that introduces it ("four levels:")
+CODE_LINES = 12  # lines of a code block kept after a kept line that introduces it
 _LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s")
+# A line that goes on from the one before: a list item, a table row, a line that starts in
+# lower case, or one that opens with a word pointing back ("This lets you ...").
+_LEANS_BACK = re.compile(
+    r"^\s*(?:[-*+|>]|\d{1,3}[.)]\s|[a-z]|(?i:this|that|these|those|it|its|they|them|their|"
+    r"then|also|so|but|however|otherwise|instead|alternatively|for example|"
+    r"in that case|if so)\b)"
+)
 
 
 @dataclass(frozen=True)
@@ -90,7 +103,8 @@ def score_lines(blocks: Sequence[ContextBlock], question: str) -> list[list[Scor
 
 
 def _windows(lines: Sequence[ScoredLine]) -> list[list[int]]:
-    """Positions to keep, as windows in the order of their best line's score."""
+    """Positions to keep, as windows in the order of their best line's score; each window
+    starts at its best line or the one before it (see :data:`_LEANS_BACK`)."""
     hits = sorted(
         (line for line in lines if line.score > 0 and line.shown),
         key=lambda line: (-line.score, line.position),
@@ -103,26 +117,52 @@ def _windows(lines: Sequence[ScoredLine]) -> list[list[int]]:
     for hit in hits[:WINDOWS_PER_BLOCK]:
         if hit.score < best / 2:
             break
-        low = max(0, hit.position - BEFORE)
+        low = max(0, hit.position - BEFORE) if _needs_line_before(lines, hit) else hit.position
         high = _list_end(lines, hit.position, min(len(lines) - 1, hit.position + AFTER))
-        windows.append([p for p in range(low, high + 1) if lines[p].shown])
+        window = [hit.position] + [
+            p for p in range(low, high + 1) if lines[p].shown and p != hit.position
+        ]
+        windows.append(window)
     return windows
+
+
+def _needs_line_before(lines: Sequence[ScoredLine], hit: ScoredLine) -> bool:
+    """Whether ``hit`` is read with the line before it: it goes on from that line, or that
+    line is a heading or a lead-in ("To publish:") that says what ``hit`` is about."""
+    if hit.position == 0:
+        return False
+    before = lines[hit.position - 1].text.strip()
+    return bool(_LEANS_BACK.match(hit.text)) or before.startswith("#") or before.endswith(":")
 
 
 def _list_end(lines: Sequence[ScoredLine], start: int, high: int) -> int:
     """``high``, or further when a line from ``start`` to ``high`` ends in a colon and a list
-    follows it: the list's items (up to :data:`LIST_ITEMS`) are what the line introduces."""
+    or a code block follows it: the list's items (up to :data:`LIST_ITEMS`) or the block's
+    lines (up to :data:`CODE_LINES`) are what the line introduces."""
     for position in range(start, high + 1):
         if lines[position].text.rstrip().endswith(":"):
-            end = position
-            while (
-                end + 1 < len(lines)
-                and end - position < LIST_ITEMS
-                and _LIST_ITEM.match(lines[end + 1].text)
-            ):
-                end += 1
-            high = max(high, end)
+            high = max(high, _introduced_end(lines, position))
     return high
+
+
+def _introduced_end(lines: Sequence[ScoredLine], lead_in: int) -> int:
+    """The last line of the list or code block after the ``lead_in`` line (itself if none)."""
+    after = next((p for p in range(lead_in + 1, len(lines)) if lines[p].text.strip()), None)
+    if after is not None and is_fence(lines[after].text):
+        end = after
+        while end + 1 < len(lines) and end - after <= CODE_LINES:
+            end += 1
+            if is_fence(lines[end].text):
+                break
+        return end
+    end = lead_in
+    while (
+        end + 1 < len(lines)
+        and end - lead_in < LIST_ITEMS
+        and _LIST_ITEM.match(lines[end + 1].text)
+    ):
+        end += 1
+    return end
 
 
 def _render(lines: Sequence[ScoredLine], keep: set[int]) -> list[str]:
@@ -135,6 +175,28 @@ def _render(lines: Sequence[ScoredLine], keep: set[int]) -> list[str]:
         out.append(lines[position].text)
         last = position
     return out
+
+
+def _priced(
+    lines: Sequence[ScoredLine], keep: set[int], count_tokens: TokenCounter
+) -> tuple[set[int], int]:
+    """``keep`` with the tokens its rendering costs."""
+    return keep, count_tokens(["\n".join(_render(lines, keep))])[0]
+
+
+def _fit(
+    lines: Sequence[ScoredLine],
+    keep: set[int],
+    choices: Sequence[Sequence[int]],
+    room: int,
+    count_tokens: TokenCounter,
+) -> tuple[set[int], int] | None:
+    """``keep`` with the first of ``choices`` whose rendering fits in ``room`` tokens."""
+    for choice in choices:
+        trial, cost = _priced(lines, keep | set(choice), count_tokens)
+        if cost <= room:
+            return trial, cost
+    return None
 
 
 def select_evidence(
@@ -152,11 +214,11 @@ def select_evidence(
         keep: set[int] = set()
         cost = 0
         for window in _windows(lines):
-            trial = keep | set(window)
-            trial_cost = count_tokens(["\n".join(_render(lines, trial))])[0]
-            if used + trial_cost > max_tokens and (keep or number > 0):
+            # the whole window, or else its best line alone
+            fitted = _fit(lines, keep, (window, window[:1]), max_tokens - used, count_tokens)
+            if fitted is None and (keep or number > 0):
                 break
-            keep, cost = trial, trial_cost
+            keep, cost = fitted or _priced(lines, keep | set(window[:1]), count_tokens)
         if not keep:
             continue
         block.lines = _render(lines, keep)

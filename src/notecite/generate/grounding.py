@@ -244,7 +244,7 @@ def release_markers(answer: str, sources: Sequence[ContextSource], question: str
 
 def split_claims(answer: str) -> list[Claim]:
     """Sentences and list items of ``answer``, each with the ids cited right after it."""
-    claims = []
+    claims: list[Claim] = []
     answer = _MARKERS_AFTER_STOP.sub(r"\2\1", answer)  # "x. [N1] Y" -> "x [N1]. Y"
     number = ""  # a list item's number, split off its text at "1. Place ..."
     for piece in split_outside_code(_CLAIM_END, answer):
@@ -252,7 +252,11 @@ def split_claims(answer: str) -> list[Claim]:
         if _LIST_NUMBER.fullmatch(text):
             number = text + " "
             continue
-        if text:
+        if text and claims and not _MARKERS.sub("", text).strip(" .!?;:"):
+            # markers on a line of their own belong to the claim before them
+            joined = _MARKERS_AFTER_STOP.sub(r"\2\1", f"{claims[-1].text.rstrip()} {text}")
+            claims[-1] = Claim(joined, tuple(dict.fromkeys(_ONE_MARKER.findall(joined))))
+        elif text:
             text, number = number + text, ""
             claims.append(Claim(text, tuple(dict.fromkeys(_ONE_MARKER.findall(text)))))
     return claims

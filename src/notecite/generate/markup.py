@@ -29,6 +29,11 @@ def is_markup(line: str) -> bool:
     return bool(stripped) and bool(_MARKUP.match(stripped) or _FENCE.match(stripped))
 
 
+def is_fence(line: str) -> bool:
+    """``line`` opens or closes a code block (```` ``` ```` or ``~~~``)."""
+    return bool(_FENCE.match(line.strip()))
+
+
 def is_markup_or_link(line: str) -> bool:
     """``line`` is markup (:func:`is_markup`) or one markdown link and nothing else: a
     pointer, not a statement to quote or to ground a claim on (the evidence context keeps
