@@ -429,3 +429,19 @@ def test_a_lead_in_whose_list_was_removed_goes_with_it() -> None:
     kept = answer.replace("2. Click the reschedule button", "2. Book the Lisbon office")
     grounding = Grounder().ground(kept, SOURCES, "How do I move the launch?")
     assert grounding.text.startswith("To move the launch, follow these steps:\n2. Book the")
+
+
+def test_a_command_is_held_by_a_line_giving_its_options_in_another_order() -> None:
+    example = ContextSource(
+        "N1",
+        "notes",
+        "cli/daily.md",
+        "# daily > ## Examples",
+        "foam daily --date 2024-01-10 --path-only",
+    )
+    same = Grounder().ground("Run `foam daily --path-only --date 2024-01-10` [N1].", (example,))
+    assert same.cited == ("N1",)
+    other_date = Grounder().ground(
+        "Run `foam daily --path-only --date 2024-02-11` [N1].", (example,)
+    )
+    assert other_date.cited == ()

@@ -319,6 +319,17 @@ def _parts_in(term: str, line: set[str]) -> bool:
     return len(parts) > 1 and all(part in line for part in parts)
 
 
+_TOKEN_EDGES = "`'\".,;:()[]{}"
+
+
+def _command_in(term: str, text: str) -> bool:
+    """A command of several words (``foam daily --path-only --date 2024-01-10``) is held by a
+    line (lower case) that holds each of its words, in any order: its options may come in
+    another order than the note's example gives them."""
+    words = {w.strip(_TOKEN_EDGES) for w in term.split()} - {""}
+    return len(words) > 1 and words <= {w.strip(_TOKEN_EDGES) for w in text.split()}
+
+
 def _score(claim: dict[str, float], line: set[str], text: str = "") -> float:
     """The weighted share of the claim's terms the line holds; 0 when a number or code span
     of the claim is missing from the line. A code-like term (``foam daily --create``,
@@ -333,6 +344,8 @@ def _score(claim: dict[str, float], line: set[str], text: str = "") -> float:
             held += weight
         elif _parts_in(term, line):  # a line that writes it as written is the better one
             held += PARTS_SHARE * weight
+        elif text and _command_in(term, text):
+            held += weight
         elif weight == 2.0 and (term[0].isdigit() or " " in term):
             return 0.0
     return held / total
