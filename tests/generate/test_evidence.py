@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import pytest
+
 from notecite.generate.context import ContextBlock
 from notecite.generate.evidence import GAP, score_lines, select_evidence
 
@@ -129,39 +131,44 @@ def test_a_heading_the_header_does_not_name_is_kept() -> None:
     assert chosen.lines == lines
 
 
-def test_a_line_that_introduces_a_list_keeps_the_whole_list() -> None:
-    lines = [
-        "Members support the project every month.",
-        "There are four levels of supporter plans:",
-        "- seed",
-        "- sprout",
-        "- tree",
-        "- forest",
-        "Plans renew on the first of the month.",
-        "The office closes at six.",
-    ]
-    (chosen,) = select_evidence(
-        [block(lines)], "What are the levels of supporter plans?", 200, words
-    )
-    assert chosen.lines == lines[1:6]  # the lead-in and all four items
+SUPPORTER_PLANS = [
+    "Members support the project every month.",
+    "There are four levels of supporter plans:",
+    "- seed",
+    "- sprout",
+    "- tree",
+    "- forest",
+    "Plans renew on the first of the month.",
+    "The office closes at six.",
+]
+KEYBINDING = [
+    "Bind a key to the command.",
+    "Add this entry to your keybindings file:",
+    "```json",
+    "{",
+    '  "key": "cmd+j q",',
+    '  "command": "notes.create"',
+    "}",
+    "```",
+    "Lunch is at noon.",
+]
 
 
-def test_a_line_that_introduces_a_code_block_keeps_the_block() -> None:
-    lines = [
-        "Bind a key to the command.",
-        "Add this entry to your keybindings file:",
-        "```json",
-        "{",
-        '  "key": "cmd+j q",',
-        '  "command": "notes.create"',
-        "}",
-        "```",
-        "Lunch is at noon.",
-    ]
-    (chosen,) = select_evidence(
-        [block(lines)], "What entry goes in my keybindings file?", 200, words
-    )
-    assert chosen.lines == [lines[1], *lines[3:7]]  # the lead-in and the block, no fences
+@pytest.mark.parametrize(
+    ("lines", "question", "kept"),
+    [
+        # the lead-in and all four items
+        (SUPPORTER_PLANS, "What are the levels of supporter plans?", SUPPORTER_PLANS[1:6]),
+        # the lead-in and the code block, without its fences
+        (KEYBINDING, "What entry goes in my keybindings file?", [KEYBINDING[1], *KEYBINDING[3:7]]),
+    ],
+    ids=["list", "code block"],
+)
+def test_a_line_that_introduces_a_list_or_a_code_block_keeps_it(
+    lines: list[str], question: str, kept: list[str]
+) -> None:
+    (chosen,) = select_evidence([block(lines)], question, 200, words)
+    assert chosen.lines == kept
 
 
 def test_a_setting_name_holds_the_words_it_is_made_of() -> None:
