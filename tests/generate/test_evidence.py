@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import pytest
 
 from notecite.generate.context import ContextBlock
-from notecite.generate.evidence import GAP, score_lines, select_evidence
+from notecite.generate.evidence import CODE_LINES, GAP, score_lines, select_evidence
 
 
 def words(texts: Sequence[str]) -> list[int]:
@@ -169,6 +169,13 @@ def test_a_line_that_introduces_a_list_or_a_code_block_keeps_it(
 ) -> None:
     (chosen,) = select_evidence([block(lines)], question, 200, words)
     assert chosen.lines == kept
+
+
+def test_a_long_code_block_is_kept_up_to_its_line_cap() -> None:
+    code = [f"  step_{n}();" for n in range(20)]
+    lines = ["Add this to your build script:", "```js", *code, "```"]
+    (chosen,) = select_evidence([block(lines)], "What goes in my build script?", 500, words)
+    assert chosen.lines == [lines[0], *code[:CODE_LINES]]
 
 
 def test_a_setting_name_holds_the_words_it_is_made_of() -> None:

@@ -150,7 +150,7 @@ def _introduced_end(lines: Sequence[ScoredLine], lead_in: int) -> int:
     after = next((p for p in range(lead_in + 1, len(lines)) if lines[p].text.strip()), None)
     if after is not None and is_fence(lines[after].text):
         end = after
-        while end + 1 < len(lines) and end - after <= CODE_LINES:
+        while end + 1 < len(lines) and end - after < CODE_LINES:
             end += 1
             if is_fence(lines[end].text):
                 break
