@@ -127,6 +127,9 @@ def main() -> None:
     print(f"{'setting':<14} {'asked':>5} {'key in context':>15} {'gold in context':>16}  tokens")
     for setting in args.setting or ["evidence:280", "chunks"]:
         found = _cover(args.home, items, setting)
+        if not found.asked:
+            print(f"{setting:<14} no question reached the model")
+            continue
         tokens = f"{median(found.tokens):.0f} / {percentile(found.tokens, 95):.0f}"
         print(
             f"{setting:<14} {found.asked:>5} {found.key:>9} ({found.key / found.asked:.2f})"
