@@ -35,7 +35,6 @@ from notecite.config import load_settings
 from notecite.evaluate.beir import eval_settings
 from notecite.evaluate.qa_data import QaItem, load_qa
 from notecite.evaluate.qa_metrics import holds
-from notecite.generate.base import GenerationRequest
 from notecite.schemas.ask import AskRequest
 from notecite.testing import ScriptedLLM
 
@@ -74,27 +73,20 @@ def _gold_shown(item: QaItem, prompt: str) -> bool:
 
 
 def _cover(home: Path, items: Sequence[QaItem], setting: str) -> Coverage:
-    prompts: list[GenerationRequest] = []
-
-    def record(request: GenerationRequest) -> str:
-        prompts.append(request)
-        return "I don't know."
-
     found = Coverage()
     for vault in sorted({i.vault for i in items if i.vault}):
         base = load_settings(home=home, ask=_ask_overrides(setting))
-        llm = ScriptedLLM(record, name="local", model_id="recorder")
+        llm = ScriptedLLM("I don't know.", name="local", model_id="recorder")
         with Engine(eval_settings(base, f"qa-{vault}"), llm=llm) as engine:
             for item in (i for i in items if i.vault == vault):
-                llm.answers = [record]
-                prompts.clear()
+                asked_before = len(llm.answer_calls)
                 request = AskRequest(
                     question=item.question, vaults=[vault], folders=[*item.folders], debug=True
                 )
                 response = engine.ask(request)
-                if not prompts:
+                if len(llm.answer_calls) == asked_before:
                     continue  # abstained before any model call (the gate, an absent term)
-                prompt = prompts[0].messages[-1].content
+                prompt = llm.answer_calls[asked_before].messages[-1].content
                 found.asked += 1
                 if holds(prompt, item.must_contain):
                     found.key += 1

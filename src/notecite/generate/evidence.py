@@ -187,16 +187,19 @@ def _priced(
 def _fit(
     lines: Sequence[ScoredLine],
     keep: set[int],
-    choices: Sequence[Sequence[int]],
+    window: Sequence[int],
     room: int,
     count_tokens: TokenCounter,
+    force: bool = False,
 ) -> tuple[set[int], int] | None:
-    """``keep`` with the first of ``choices`` whose rendering fits in ``room`` tokens."""
+    """``keep`` with ``window``, or else with its best line alone, whichever first renders
+    in ``room`` tokens; with ``force``, the best line alone even when it does not fit."""
+    choices = (window, window[:1]) if len(window) > 1 else (window,)
     for choice in choices:
         trial, cost = _priced(lines, keep | set(choice), count_tokens)
         if cost <= room:
             return trial, cost
-    return None
+    return (trial, cost) if force else None
 
 
 def select_evidence(
@@ -214,11 +217,12 @@ def select_evidence(
         keep: set[int] = set()
         cost = 0
         for window in _windows(lines):
-            # the whole window, or else its best line alone
-            fitted = _fit(lines, keep, (window, window[:1]), max_tokens - used, count_tokens)
-            if fitted is None and (keep or number > 0):
+            # the first block keeps at least its best line
+            first = number == 0 and not keep
+            fitted = _fit(lines, keep, window, max_tokens - used, count_tokens, force=first)
+            if fitted is None:
                 break
-            keep, cost = fitted or _priced(lines, keep | set(window[:1]), count_tokens)
+            keep, cost = fitted
         if not keep:
             continue
         block.lines = _render(lines, keep)

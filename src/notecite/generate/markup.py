@@ -26,7 +26,7 @@ def is_markup(line: str) -> bool:
     """``line`` holds only markup: an image, a link definition, an HTML tag, a table rule,
     a horizontal rule or a code fence."""
     stripped = line.strip()
-    return bool(stripped) and bool(_MARKUP.match(stripped) or _FENCE.match(stripped))
+    return bool(stripped) and bool(_MARKUP.match(stripped) or is_fence(stripped))
 
 
 def is_fence(line: str) -> bool:
