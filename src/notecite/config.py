@@ -166,6 +166,19 @@ class AskSettings(_Section):
     answerability_threshold: float | None = Field(
         default=None, ge=0, le=1, description="override the gate's fitted threshold"
     )
+    reading_check: bool = Field(
+        default=True,
+        description="before it answers, ask the model whether the context answers the "
+        "question, and abstain when it says no (a model that gives its word probabilities: "
+        "the local one; docs/answerability.md)",
+    )
+    reading_threshold: float = Field(
+        default=0.5,
+        ge=0,
+        le=1,
+        description="the model's P(yes) under which the reading check abstains, fitted on "
+        "the dev questions for the bundled model (docs/answerability.md)",
+    )
     grounding: Literal["off", "terms", "vectors"] = Field(
         default="terms",
         description="check each claim against a line of the notes: by shared terms, or by "

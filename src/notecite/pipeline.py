@@ -215,6 +215,7 @@ class AskPipeline:
                 temperature=self._generation.temperature,
                 max_tokens=self._generation.max_tokens,
                 grounder=self._grounder,
+                reading_threshold=reading_threshold(self._settings),
             ),
             on_token,
             _prompt_builder(request, ()) if absent else None,
@@ -244,6 +245,11 @@ class AskPipeline:
         if answer.outcome == "answered":
             return AskResponse(answer=answer.text, references=cited)
         debug.uncited_references = True
+        if answer.outcome == "unanswered":
+            debug.notes.append(
+                f"the model read the context and did not find the answer (P(yes) "
+                f"{answer.reading or 0.0:.2f} under {self._settings.reading_threshold:.2f})"
+            )
         if answer.outcome == "fallback":
             debug.notes.append("answer carried no supported citation; replaced by the fallback")
         return AskResponse(
@@ -266,9 +272,18 @@ def _prompt_builder(request: AskRequest, absent: Sequence[str]) -> PromptBuilder
     return prompt
 
 
+def reading_threshold(settings: AskSettings) -> float | None:
+    """The reading check's threshold (None: the check is off)."""
+    return settings.reading_threshold if settings.reading_check else None
+
+
 def record_generation(debug: DebugInfo, answer: CitedAnswer, asked_at: float | None = None) -> None:
-    """The answer's model call in the debug view: its times, tokens and rates (and, given
-    ``asked_at``, the ``perf_counter`` of the question, the wait for the first text)."""
+    """The answer's model calls in the debug view: the reading check's P(yes) and time, the
+    answer's times, tokens and rates (and, given ``asked_at``, the ``perf_counter`` of the
+    question, the wait for the first text)."""
+    debug.reading = round(answer.reading, 4) if answer.reading is not None else None
+    if answer.reading is not None:
+        debug.timings_ms.reading_check = answer.reading_ms
     debug.timings_ms.generate = answer.generate_ms
     debug.timings_ms.first_token = answer.first_token_ms
     if asked_at is not None and answer.first_token_at is not None:

@@ -8,6 +8,7 @@ import pytest
 
 from notecite.embed.hashing import HashEmbedder
 from notecite.generate.citations import FALLBACK_ANSWER
+from notecite.generate.reading import NOT_ANSWERED
 from notecite.pipeline import AMBIGUOUS_ANSWER, NO_NOTES_ANSWER
 from notecite.schemas.ask import AskRequest
 from notecite.testing import DelegatingEmbedder, ScriptedLLM
@@ -240,3 +241,55 @@ def test_a_model_that_copies_the_hint_is_asked_once_more_without_it(
     _, retry = llm.answer_calls
     assert "do not mention" not in retry.messages[-1].content
     assert "".join(streamed).endswith("Thursday [N1].")  # both attempts were streamed
+
+
+def test_the_model_reading_the_notes_and_finding_no_answer_abstains_before_writing_one(
+    make_engine: MakeEngine,
+) -> None:
+    """The reading check: P(yes) under the threshold abstains with the notes it read as
+    references, and no answer is generated; the debug view shows the score."""
+    llm = ScriptedLLM("The launch is in 1969 [N1].", yes=0.2)
+    engine = make_engine(llm=llm, ask={"reading_threshold": 0.5})
+
+    response = engine.ask(AskRequest(question=APOLLO, debug=True))
+
+    assert (response.abstained, response.abstain_reason) == (True, "insufficient_information")
+    assert response.answer == NOT_ANSWERED
+    assert response.references  # the notes it read, to look at
+    assert all(r.quote is None for r in response.references)
+    assert llm.answer_calls == []
+    (checked,) = llm.yes_calls
+    assert f"Question: {APOLLO}" in checked[-1].content
+    assert response.debug is not None
+    assert response.debug.reading == 0.2
+    assert response.debug.timings_ms.reading_check is not None
+    assert any("did not find the answer" in note for note in response.debug.notes)
+
+
+def test_a_model_that_finds_the_answer_in_the_notes_goes_on_to_write_it(
+    make_engine: MakeEngine,
+) -> None:
+    llm = ScriptedLLM("The Apollo launch is on March 14 [N1].", yes=0.8)
+    engine = make_engine(llm=llm, ask={"reading_threshold": 0.5})
+
+    response = engine.ask(AskRequest(question=APOLLO, debug=True))
+
+    assert not response.abstained
+    assert "March 14" in response.answer
+    (answer_call,) = llm.answer_calls
+    (checked,) = llm.yes_calls
+    # the check reads the answer's own prompt, so the model reads the context once
+    assert checked[:-1] == answer_call.messages[:-1]
+    assert checked[-1].content.startswith(answer_call.messages[-1].content)
+    assert response.debug is not None
+    assert response.debug.reading == 0.8
+
+
+def test_the_reading_check_can_be_turned_off(make_engine: MakeEngine) -> None:
+    llm = ScriptedLLM("The Apollo launch is on March 14 [N1].", yes=0.0)
+    engine = make_engine(llm=llm, ask={"reading_check": False})
+    response = engine.ask(AskRequest(question=APOLLO, debug=True))
+    assert not response.abstained
+    assert llm.yes_calls == []
+    assert response.debug is not None
+    assert response.debug.reading is None

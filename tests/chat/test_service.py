@@ -17,6 +17,7 @@ from notecite.chat import (
 )
 from notecite.errors import LLMError, LLMTimeoutError
 from notecite.generate.citations import FALLBACK_ANSWER
+from notecite.generate.reading import NOT_ANSWERED
 from notecite.schemas.chat import SessionSettingsPatch
 from notecite.testing import ScriptedLLM
 from tests.chat.conftest import MakeEngine
@@ -239,3 +240,16 @@ def test_a_model_prepared_for_chat_reads_the_chat_system_prompt_ahead(
     assert turn is not warm
     assert warm.messages[0] == turn.messages[0]
     assert turn.messages[-1].content.startswith(warm.messages[-1].content.split("\n")[0])
+
+
+def test_a_chat_turn_whose_notes_do_not_answer_it_abstains_before_writing(
+    make_engine: MakeEngine,
+) -> None:
+    llm = ScriptedLLM("The Apollo budget is 1 euro [N1].", yes=0.1)
+    engine = make_engine(llm=llm, ask={"auto_rag": "off", "reading_threshold": 0.5})
+    reply = engine.chat(ChatRequest(message="What is the Apollo budget?"))
+    assert reply.answer == NOT_ANSWERED
+    assert (reply.meta.abstained, reply.meta.abstain_reason) == (True, "insufficient_information")
+    assert reply.citations == []
+    assert llm.answer_calls == []
+    assert len(llm.yes_calls) == 1

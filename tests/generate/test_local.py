@@ -104,6 +104,18 @@ def test_a_generation_past_its_deadline_is_an_llm_timeout_error(tmp_path: Path) 
         llm.generate(HELLO)
 
 
+@pytest.mark.slow
+def test_the_local_model_weighs_a_yes_no_question_by_its_log_probabilities(
+    tmp_path: Path,
+) -> None:
+    llm = LocalLLM(GenerationSettings(model="smollm2", threads=2, context_size=512), tmp_path)
+    asked = (ChatMessage("user", "Is Paris the capital of France? Reply yes or no."),)
+    chance = llm.yes_probability(asked)
+    assert chance is not None
+    assert 0.0 <= chance <= 1.0
+    assert chance == llm.yes_probability(asked)  # temperature 0, the same prompt: the same
+
+
 _WAIT_PROBE = """
 import json, os, sys
 from pathlib import Path

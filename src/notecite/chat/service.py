@@ -36,6 +36,7 @@ from notecite.pipeline import (
     context_pieces,
     debug_chunks,
     place_quotes,
+    reading_threshold,
     record_generation,
 )
 from notecite.retrieve.frontmatter import no_matching_notes_answer
@@ -269,6 +270,7 @@ class ChatService:
                 max_tokens=self._generation.max_tokens,
                 grounded=settings.enable_rag,
                 grounder=self._grounder if settings.enable_rag else None,
+                reading_threshold=reading_threshold(self._ask),
             ),
             on_token,
             _prompt_builder(request, query, history, settings, ()) if absent else None,

@@ -41,12 +41,13 @@ from notecite.generate.prompts import (
     echoes_hint,
     without_hint_echo,
 )
+from notecite.generate.reading import NOT_ANSWERED, reading_score
 
 logger = logging.getLogger(__name__)
 
 TokenCallback = Callable[[str], None]
 PromptBuilder = Callable[[Sequence[ContextSource]], tuple[ChatMessage, ...]]
-Outcome = Literal["answered", "gap", "fallback", "failed"]
+Outcome = Literal["answered", "gap", "fallback", "failed", "unanswered"]
 
 _MARKER = re.compile(r"\[(N\d+)\]")
 
@@ -64,6 +65,10 @@ class AnswerSettings:
     grounded: bool = True  # the answer must cite the notes (False: plain chat)
     grounder: Grounder | None = None  # checks each claim against a line of the notes
     focus: str | None = None  # what evidence lines are chosen by (default: the question)
+    reading_threshold: float | None = None
+    """Ask the model first whether the context answers the question (a model that can weigh
+    it: :class:`~notecite.generate.base.Judge`), and abstain when its P(yes) is under this;
+    None: no check."""
 
 
 @dataclass(frozen=True)
@@ -74,7 +79,9 @@ class CitedAnswer:
         text: the answer to show (citations that matched no source removed), or a fallback.
         outcome: ``answered`` (cites a source, or is not grounded), ``gap`` (cites nothing
             but says the notes do not hold the answer), ``fallback`` (cited nothing: replaced
-            by :data:`FALLBACK_ANSWER`), ``failed`` (the model failed).
+            by :data:`FALLBACK_ANSWER`), ``failed`` (the model failed), ``unanswered`` (the
+            reading check found that the context does not answer the question:
+            :data:`~notecite.generate.reading.NOT_ANSWERED`, nothing generated).
         sources: the context blocks the model saw, under the ids it cites them by.
         members: for each source id, the indices of the pieces merged into that block.
         cited: the source ids the answer cites, in first-cited order (all sources when the
@@ -89,6 +96,8 @@ class CitedAnswer:
         usage: the prompt and output token counts and times the provider reported.
         first_token_ms: from the request to the model's first text (streamed answers only).
         context_tokens: the size of the sources' text, in the embedder's tokens.
+        reading: the model's P(yes: the context answers the question), when it was asked.
+        reading_ms: the wall time of that question.
     """
 
     text: str
@@ -108,6 +117,8 @@ class CitedAnswer:
     first_token_at: float | None = None
     """``time.perf_counter()`` when the first text came (streamed answers only)."""
     context_tokens: int = 0
+    reading: float | None = None
+    reading_ms: float = 0.0
 
     def label(self, text: str) -> str:
         """``text`` with the model's ``[Nk]`` markers renamed to the labels readers see."""
@@ -162,7 +173,23 @@ def answer_with_citations(
     )
     tokens = sum(count_tokens([s.text for s in sources])) if sources else 0
     context = _Context(sources, members, tokens)
+    reading, reading_ms = None, 0.0
+    if settings.reading_threshold is not None and settings.grounded and sources:
+        started = time.perf_counter()
+        reading = reading_score(llm, (prompt_without_hint or prompt)(sources))
+        reading_ms = (time.perf_counter() - started) * 1000
+        if reading is not None and reading < settings.reading_threshold:
+            return CitedAnswer(
+                text=NOT_ANSWERED,
+                outcome="unanswered",
+                sources=sources,
+                members=members,
+                context_tokens=tokens,
+                reading=reading,
+                reading_ms=reading_ms,
+            )
     answer = _checked_answer(llm, question, prompt(sources), context, settings, on_token)
+    answer = replace(answer, reading=reading, reading_ms=reading_ms)
     if prompt_without_hint is None or answer.outcome != "gap" or not echoes_hint(answer.raw):
         return answer
     again = _checked_answer(
@@ -178,6 +205,8 @@ def answer_with_citations(
         generate_ms=answer.generate_ms + again.generate_ms,
         first_token_ms=answer.first_token_ms,
         first_token_at=answer.first_token_at,
+        reading=reading,
+        reading_ms=reading_ms,
     )
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, Protocol, runtime_checkable
 
@@ -88,6 +88,17 @@ class LLM(Protocol):
     def generate(self, request: GenerationRequest) -> str: ...
 
     def stream(self, request: GenerationRequest) -> Iterator[str]: ...
+
+
+@runtime_checkable
+class Judge(Protocol):
+    """A provider that can weigh a yes/no question by its own probabilities (the local
+    model, from the log-probabilities of its first word)."""
+
+    def yes_probability(self, messages: Sequence[ChatMessage]) -> float | None:
+        """P(yes) / (P(yes) + P(no)) for the first word of the reply to ``messages``; None
+        when the provider cannot tell. Failures raise :class:`notecite.errors.LLMError`."""
+        ...
 
 
 ModelProgress = Callable[[str, int, int], None]

@@ -12,14 +12,15 @@ import os
 import queue
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 from notecite.config import GenerationSettings
 from notecite.errors import LLMError, LLMTimeoutError
-from notecite.generate.base import GenerationRequest, GenerationUsage, ModelProgress
+from notecite.generate.base import ChatMessage, GenerationRequest, GenerationUsage, ModelProgress
 from notecite.generate.local_model import DEFAULT_MODEL, resolve_model
+from notecite.generate.reading import yes_share
 
 logger = logging.getLogger(__name__)
 
@@ -116,6 +117,25 @@ class LocalLLM:
 
     def generate(self, request: GenerationRequest) -> str:
         return "".join(self.stream(request))
+
+    def yes_probability(self, messages: Sequence[ChatMessage]) -> float | None:
+        """P(yes) of the reply's first word, from llama.cpp's log-probabilities (one token
+        written; the prompt cache keeps what it read for the answer that follows)."""
+        server = self._load()
+        body = {
+            "messages": [{"role": m.role, "content": m.content} for m in messages],
+            "temperature": 0.0,
+            "max_tokens": 1,
+            "logprobs": True,
+            "top_logprobs": 10,
+        }
+        try:
+            with self._call_lock:
+                result = server.handle_chat_completions(body)
+            top = result["choices"][0]["logprobs"]["content"][0]["top_logprobs"]
+        except Exception as exc:  # the runtime's error reply has no choices
+            raise LLMError(f"the local model could not weigh a yes/no question: {exc}") from exc
+        return yes_share(top)
 
     def stream(self, request: GenerationRequest) -> Iterator[str]:
         server = self._load()

@@ -126,6 +126,9 @@ class Timings(BaseModel):
     prompt_eval: float | None = Field(
         default=None, description="the model reading its prompt (providers that report it)"
     )
+    reading_check: float | None = Field(
+        default=None, description="the model weighing whether the context answers the question"
+    )
     auto_rag: float = 0.0
     total: float = 0.0
 
@@ -189,6 +192,11 @@ class DebugInfo(BaseModel):
     claims: list[ClaimCheck] = Field(default_factory=list)
     answerability: float | None = Field(
         default=None, description="P(the kept chunks answer the question), the calibrated gate"
+    )
+    reading: float | None = Field(
+        default=None,
+        description="the model's P(yes) when asked whether the context answers the question "
+        "(the reading check; local model)",
     )
     missing_terms: list[str] = Field(
         default_factory=list, description="salient terms of the question no note mentions"

@@ -14,12 +14,12 @@ from __future__ import annotations
 import re
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Literal, get_args
 
 from notecite.chat.prompts import CONDENSE_SYSTEM_PROMPT
 from notecite.errors import LLMError
-from notecite.generate.base import GenerationRequest
+from notecite.generate.base import ChatMessage, GenerationRequest
 from notecite.generate.prompts import folder_ranking_messages
 from notecite.retrieve.autorag import HYDE_PROMPT, MULTI_PROMPT, REWRITE_PROMPT
 
@@ -39,6 +39,10 @@ Reply = str | BaseException | Callable[[GenerationRequest], str]
 """A scripted reply: the text, an exception to raise, or a function of the request."""
 
 DEFAULT_ANSWER = "This is the scripted answer [N1]."
+
+YesReply = float | Callable[[Sequence[ChatMessage]], float] | None
+"""A scripted P(yes) for a yes/no question (the reading check): a number, a function of the
+messages, or None (the provider cannot tell, as a remote one without log-probabilities)."""
 
 _FOLDERS_PROMPT = folder_ranking_messages("", ())[0].content
 _MULTI = re.compile(re.escape(MULTI_PROMPT).replace(re.escape("{n}"), r"\d+"))
@@ -90,6 +94,9 @@ class ScriptedLLM:
         fail_after: Stream this many pieces of the answer, then raise ``error``.
         name: The provider name (the engine picks LLMs by it).
         model_id: The model name reported in answers.
+        yes: The probability of "yes" it gives a yes/no question (the reading check), or a
+            function of the messages; None (the default): it cannot tell, and no check runs.
+            Each question's messages are appended to ``yes_calls``.
 
     Every request, whatever its task, is appended to ``calls``.
     """
@@ -107,6 +114,7 @@ class ScriptedLLM:
         fail_after: int | None = None,
         name: str = "scripted",
         model_id: str = "scripted-1",
+        yes: YesReply = None,
     ) -> None:
         if fail_after is not None and error is None:
             raise ValueError("fail_after needs an error to raise")
@@ -127,6 +135,8 @@ class ScriptedLLM:
         self._pieces = re.compile(pieces)
         self._name = name
         self._model_id = model_id
+        self.yes = yes
+        self.yes_calls: list[tuple[ChatMessage, ...]] = []
         self._lock = threading.Lock()
 
     @property
@@ -155,6 +165,16 @@ class ScriptedLLM:
     def rewrite_calls(self) -> list[GenerationRequest]:
         """The follow-up rewriting requests."""
         return self.calls_for("rewrite")
+
+    def yes_probability(self, messages: Sequence[ChatMessage]) -> float | None:
+        """The scripted P(yes) for ``messages`` (recorded in ``yes_calls``)."""
+        with self._lock:
+            self.yes_calls.append(tuple(messages))
+        if self.yes is None:
+            return None
+        if self.error is not None and self.fail_after is None:
+            raise self.error  # a failing model fails this call too
+        return self.yes(messages) if callable(self.yes) else self.yes
 
     def generate(self, request: GenerationRequest) -> str:
         """Record ``request`` and return its scripted reply (or raise the scripted error)."""
