@@ -41,7 +41,7 @@ from notecite.generate.prompts import (
     echoes_hint,
     without_hint_echo,
 )
-from notecite.generate.reading import NOT_ANSWERED, reading_score
+from notecite.generate.reading import NOT_ANSWERED, asks_yes_or_no, reading_score
 
 logger = logging.getLogger(__name__)
 
@@ -174,7 +174,13 @@ def answer_with_citations(
     tokens = sum(count_tokens([s.text for s in sources])) if sources else 0
     context = _Context(sources, members, tokens)
     reading, reading_ms = None, 0.0
-    if settings.reading_threshold is not None and settings.grounded and sources:
+    asked = settings.focus or question
+    if (
+        settings.reading_threshold is not None
+        and settings.grounded
+        and sources
+        and not asks_yes_or_no(asked)
+    ):
         started = time.perf_counter()
         reading = reading_score(llm, (prompt_without_hint or prompt)(sources))
         reading_ms = (time.perf_counter() - started) * 1000

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import logging
 import math
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -26,13 +27,35 @@ from notecite.generate.base import LLM, ChatMessage, Judge
 logger = logging.getLogger(__name__)
 
 READING_QUESTION = (
-    "Questions may contain a false premise or a detail the notes do not state. Can this "
-    "exact question be answered from the notes above alone? Reply yes or no."
+    "Do the notes above hold the information this question asks for? Reply yes or no (not "
+    "the answer to the question)."
 )
+# A question that is itself answered yes or no ("Can I use globs in a filter?") gets a "no"
+# for an answer of "no" as often as for a missing one: the small model mixes the two, so
+# such questions are not asked about (docs/answerability.md).
+_AUXILIARY = re.compile(
+    r"(?:is|are|was|were|am|can|could|do|does|did|will|would|should|shall|has|have|had|may|"
+    r"might|must|isn't|aren't|wasn't|can't|doesn't|don't|didn't|won't|hasn't|haven't)\b",
+    re.IGNORECASE,
+)
+_SENTENCE_END = re.compile(r"(?<=[.;:!?])\s+")
+_CLAUSE_BREAK = re.compile(r"[;:,]\s+")
 NOT_ANSWERED = (
     "Your notes don't seem to answer that: the closest notes are listed below, and none of "
     "them says it."
 )
+
+
+def asks_yes_or_no(question: str) -> bool:
+    """Is ``question`` answered yes or no: does the clause that asks (its last sentence that
+    ends in "?", after a lead-in such as "I publish my notes." or "...;") start with an
+    auxiliary verb ("Does Foam ...?", "Is there ...?", "...; do they render in Foam?")?"""
+    sentences = _SENTENCE_END.split(question.strip())
+    asking = [s for s in sentences if s.endswith("?")] or sentences
+    last = asking[-1].strip()
+    if not _AUXILIARY.match(last):
+        last = _CLAUSE_BREAK.split(last)[-1].strip()
+    return bool(_AUXILIARY.match(last))
 
 
 def reading_messages(messages: Sequence[ChatMessage]) -> tuple[ChatMessage, ...]:
