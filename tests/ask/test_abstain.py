@@ -243,25 +243,31 @@ def test_a_model_that_copies_the_hint_is_asked_once_more_without_it(
     assert "".join(streamed).endswith("Thursday [N1].")  # both attempts were streamed
 
 
-def test_the_model_reading_the_notes_and_finding_no_answer_abstains_before_writing_one(
+def test_an_answer_the_model_finds_no_ground_for_in_the_notes_is_replaced_by_an_abstention(
     make_engine: MakeEngine,
 ) -> None:
-    """The reading check: P(yes) under the threshold abstains with the notes it read as
-    references, and no answer is generated; the debug view shows the score."""
-    llm = ScriptedLLM("The launch is in 1969 [N1].", yes=0.2)
+    """The reading check: after the answer (streamed as it is written), the model is asked
+    whether the notes hold what the question asks for; a P(yes) under the threshold replaces
+    the answer with the abstention, the notes it read as references; debug shows the score."""
+    llm = ScriptedLLM("The Apollo launch is on March 14 [N1].", yes=0.2)
     engine = make_engine(llm=llm, ask={"reading_threshold": 0.5})
+    streamed: list[str] = []
 
-    response = engine.ask(AskRequest(question=APOLLO, debug=True))
+    response = engine.ask(AskRequest(question=APOLLO, debug=True), streamed.append)
 
+    assert "".join(streamed) == "The Apollo launch is on March 14 [N1]."  # streamed as before
     assert (response.abstained, response.abstain_reason) == (True, "insufficient_information")
     assert response.answer == NOT_ANSWERED
     assert response.references  # the notes it read, to look at
     assert all(r.quote is None for r in response.references)
-    assert llm.answer_calls == []
+    (answer_call,) = llm.answer_calls
     (checked,) = llm.yes_calls
-    assert f"Question: {APOLLO}" in checked[-1].content
+    # the check reads the answer's own prompt, so the model has the context in its cache
+    assert checked[:-1] == answer_call.messages[:-1]
+    assert checked[-1].content.startswith(answer_call.messages[-1].content)
     assert response.debug is not None
     assert response.debug.reading == 0.2
+    assert response.debug.raw_answer == "The Apollo launch is on March 14 [N1]."
     assert response.debug.timings_ms.reading_check is not None
     assert any("did not find the answer" in note for note in response.debug.notes)
 
@@ -276,11 +282,7 @@ def test_a_model_that_finds_the_answer_in_the_notes_goes_on_to_write_it(
 
     assert not response.abstained
     assert "March 14" in response.answer
-    (answer_call,) = llm.answer_calls
-    (checked,) = llm.yes_calls
-    # the check reads the answer's own prompt, so the model reads the context once
-    assert checked[:-1] == answer_call.messages[:-1]
-    assert checked[-1].content.startswith(answer_call.messages[-1].content)
+    assert len(llm.yes_calls) == 1
     assert response.debug is not None
     assert response.debug.reading == 0.8
 
@@ -293,3 +295,22 @@ def test_the_reading_check_can_be_turned_off(make_engine: MakeEngine) -> None:
     assert llm.yes_calls == []
     assert response.debug is not None
     assert response.debug.reading is None
+
+
+def test_a_yes_or_no_question_is_not_put_to_the_reading_check(make_engine: MakeEngine) -> None:
+    """Its answer may well be "no": a small model cannot tell that from a missing answer."""
+    llm = ScriptedLLM("No, the Apollo launch is not in April [N1].", yes=0.0)
+    engine = make_engine(llm=llm, ask={"reading_threshold": 0.5})
+    response = engine.ask(AskRequest(question="Is the Apollo launch in April?"))
+    assert not response.abstained
+    assert llm.yes_calls == []
+
+
+def test_an_answer_that_abstains_anyway_is_not_put_to_the_reading_check(
+    make_engine: MakeEngine,
+) -> None:
+    llm = ScriptedLLM("The notes do not say when the launch is.", yes=0.0)
+    engine = make_engine(llm=llm, ask={"reading_threshold": 0.5})
+    response = engine.ask(AskRequest(question=APOLLO))
+    assert response.abstained
+    assert llm.yes_calls == []

@@ -229,12 +229,13 @@ def test_debug_times_every_stage(notes_engine: Engine) -> None:
     timings = debug.timings_ms.model_dump()
     assert set(timings) == {
         *("embed", "folder_ranking", "retrieve", "rerank", "auto_rag", "generate", "total"),
-        *("first_token", "first_text", "prompt_eval"),
+        *("first_token", "first_text", "prompt_eval", "reading_check"),
     }
     # not streamed, and the extractive provider reads no prompt: neither is known
     assert timings.pop("first_token") is None
     assert timings.pop("first_text") is None
     assert timings.pop("prompt_eval") is None
+    assert timings.pop("reading_check") is None  # it weighs no yes/no question
     assert all(value >= 0 for value in timings.values())
     assert timings["generate"] > 0
     stages = timings["embed"] + timings["retrieve"] + timings["rerank"] + timings["generate"]

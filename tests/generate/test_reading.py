@@ -9,6 +9,7 @@ import pytest
 from notecite.generate.base import ChatMessage
 from notecite.generate.reading import (
     READING_QUESTION,
+    asks_yes_or_no,
     reading_messages,
     reading_score,
     yes_share,
@@ -50,3 +51,23 @@ def test_a_model_that_weighs_it_gets_the_prompt_with_the_question() -> None:
     assert reading_score(llm, PROMPT) == 0.2
     (asked,) = llm.yes_calls
     assert asked[-1].content.endswith(READING_QUESTION)
+
+
+@pytest.mark.parametrize(
+    ("question", "yes_or_no"),
+    [
+        ("Can I use glob patterns in a resource filter?", True),
+        ("Is there a lower limit on nav_order?", True),
+        ("I publish my notes. Is it safe to run the doctor action?", True),
+        ("I use callouts in Obsidian; do they render in Foam?", True),
+        ("Does the export include links, or only the hierarchy?", True),
+        ("When is the Apollo launch scheduled?", False),
+        ("After adding a second vault, how do I pick the vault of a new note?", False),
+        ("Which shortcut opens the daily note of another day?", False),
+        ("Island archipelagos have fewer electors. Why?", False),
+    ],
+)
+def test_a_yes_or_no_question_is_told_by_the_verb_its_asking_clause_starts_with(
+    question: str, yes_or_no: bool
+) -> None:
+    assert asks_yes_or_no(question) is yes_or_no

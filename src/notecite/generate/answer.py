@@ -80,8 +80,8 @@ class CitedAnswer:
         outcome: ``answered`` (cites a source, or is not grounded), ``gap`` (cites nothing
             but says the notes do not hold the answer), ``fallback`` (cited nothing: replaced
             by :data:`FALLBACK_ANSWER`), ``failed`` (the model failed), ``unanswered`` (the
-            reading check found that the context does not answer the question:
-            :data:`~notecite.generate.reading.NOT_ANSWERED`, nothing generated).
+            reading check found that the context does not answer the question: the answer
+            written is replaced by :data:`~notecite.generate.reading.NOT_ANSWERED`).
         sources: the context blocks the model saw, under the ids it cites them by.
         members: for each source id, the indices of the pieces merged into that block.
         cited: the source ids the answer cites, in first-cited order (all sources when the
@@ -173,29 +173,25 @@ def answer_with_citations(
     )
     tokens = sum(count_tokens([s.text for s in sources])) if sources else 0
     context = _Context(sources, members, tokens)
-    reading, reading_ms = None, 0.0
-    asked = settings.focus or question
-    if (
-        settings.reading_threshold is not None
-        and settings.grounded
-        and sources
-        and not asks_yes_or_no(asked)
-    ):
-        started = time.perf_counter()
-        reading = reading_score(llm, (prompt_without_hint or prompt)(sources))
-        reading_ms = (time.perf_counter() - started) * 1000
-        if reading is not None and reading < settings.reading_threshold:
-            return CitedAnswer(
-                text=NOT_ANSWERED,
-                outcome="unanswered",
-                sources=sources,
-                members=members,
-                context_tokens=tokens,
-                reading=reading,
-                reading_ms=reading_ms,
-            )
+    answer = _answer(llm, question, prompt, context, settings, on_token, prompt_without_hint)
+    return _read_check(
+        llm, answer, (prompt_without_hint or prompt)(sources), settings, settings.focus or question
+    )
+
+
+def _answer(
+    llm: LLM,
+    question: str,
+    prompt: PromptBuilder,
+    context: _Context,
+    settings: AnswerSettings,
+    on_token: TokenCallback | None,
+    prompt_without_hint: PromptBuilder | None,
+) -> CitedAnswer:
+    """The checked answer, asked once more without the absent-terms hint when the model
+    answered with the hint alone."""
+    sources = context.sources
     answer = _checked_answer(llm, question, prompt(sources), context, settings, on_token)
-    answer = replace(answer, reading=reading, reading_ms=reading_ms)
     if prompt_without_hint is None or answer.outcome != "gap" or not echoes_hint(answer.raw):
         return answer
     again = _checked_answer(
@@ -211,6 +207,45 @@ def answer_with_citations(
         generate_ms=answer.generate_ms + again.generate_ms,
         first_token_ms=answer.first_token_ms,
         first_token_at=answer.first_token_at,
+    )
+
+
+def _read_check(
+    llm: LLM,
+    answer: CitedAnswer,
+    messages: tuple[ChatMessage, ...],
+    settings: AnswerSettings,
+    asked: str,
+) -> CitedAnswer:
+    """``answer``, or :data:`NOT_ANSWERED` when the model, asked on the answer's prompt
+    ``messages`` whether the notes hold what the question asks for, says no (its P(yes) under
+    ``settings.reading_threshold``).
+
+    The check runs after the answer was written (and streamed), so it costs the first text
+    nothing; the answer's prompt is in the model's cache, so it reads only its own line.
+    It is skipped for answers that abstained already and for questions answered yes or no.
+    """
+    if (
+        settings.reading_threshold is None
+        or answer.outcome != "answered"
+        or not settings.grounded
+        or not answer.sources
+        or asks_yes_or_no(asked)
+    ):
+        return answer
+    started = time.perf_counter()
+    reading = reading_score(llm, messages)
+    reading_ms = (time.perf_counter() - started) * 1000
+    if reading is None:
+        return answer
+    if reading >= settings.reading_threshold:
+        return replace(answer, reading=reading, reading_ms=reading_ms)
+    return replace(
+        answer,
+        text=NOT_ANSWERED,
+        outcome="unanswered",
+        cited=(),
+        support={},
         reading=reading,
         reading_ms=reading_ms,
     )
