@@ -168,9 +168,9 @@ class AskSettings(_Section):
     )
     reading_check: bool = Field(
         default=True,
-        description="before it answers, ask the model whether the context answers the "
-        "question, and abstain when it says no (a model that gives its word probabilities: "
-        "the local one; docs/answerability.md)",
+        description="once it has answered, ask the model whether the context holds what the "
+        "question asks for, and abstain when it says no (a model that gives its word "
+        "probabilities: the local one; docs/answerability.md)",
     )
     reading_threshold: float = Field(
         default=0.57,

@@ -167,6 +167,8 @@ def answer_with_citations(
     notes lack, ``prompt_without_hint`` builds the same messages without that hint: a small
     model sometimes answers with the hint alone, and is then asked once more without it;
     what it answers from the notes comes after the plain 'Your notes don't mention "X".'
+    With ``settings.reading_threshold``, a model that weighs yes/no questions is then asked
+    whether the notes hold what the question asks for (:func:`_read_check`).
     """
     sources, members = context_sources(
         pieces, settings.budget, count_tokens, settings.focus or question

@@ -8,9 +8,9 @@ and a small model answers from the nearest sentence, which grounding then finds.
 reading tells them apart: asked whether "this exact question" can be answered from the notes
 alone, the bundled model's probability of "yes" separates them (docs/answerability.md).
 
-The check is the answer's own prompt with one question after it, so the model reads the
-context once: the answer then finds it in the prompt cache, and the check costs its own
-instruction and one written token.
+The check is the answer's own prompt with one question after it, sent once the answer is
+written: the model finds the context in its prompt cache, so the check costs its own line
+and one written token, and the first text waits for nothing.
 """
 
 from __future__ import annotations
@@ -81,7 +81,7 @@ def yes_share(top_logprobs: Sequence[Mapping[str, Any]]) -> float | None:
 
 def reading_score(llm: LLM, messages: Sequence[ChatMessage]) -> float | None:
     """The model's P(yes: the notes answer the question) for the answer prompt ``messages``;
-    None when ``llm`` cannot weigh it, or failed (logged: the answer is then written as
+    None when ``llm`` cannot weigh it, or failed (logged: the answer then stands as
     without the check)."""
     if not isinstance(llm, Judge):
         return None
