@@ -2,9 +2,10 @@
 
 The questions are asked through ``Engine.ask`` as ``notecite eval qa --llm local`` and
 ``bench/ask_squad.py`` ask them, with a scripted model named ``local`` (so the local budget
-and prompt apply) that says "yes" to the reading check and records the messages it was sent
-(``ScriptedLLM.yes_calls``): exactly what the product sends. The bundled model then weighs
-each of them (``LocalLLM.yes_probability``), one at a time. Questions:
+and prompt apply) that records the answer prompt it was sent; the reading check's messages
+are that prompt (without the absent-terms hint, as the product sends it) with
+``READING_QUESTION`` after it. The bundled model then weighs each of them
+(``LocalLLM.yes_probability``), one at a time, as it would after its answer. Questions:
 
 - every answerable **dev** question of the vault QA sets that reaches the model (the
   indexes of ``notecite eval qa`` under ``--home``; run that first);
@@ -44,11 +45,14 @@ from notecite.evaluate.beir import eval_settings
 from notecite.evaluate.qa_data import load_qa
 from notecite.generate.base import ChatMessage
 from notecite.generate.local import LocalLLM
+from notecite.generate.prompts import ABSENT_HINT
+from notecite.generate.reading import asks_yes_or_no, reading_messages
 from notecite.schemas.ask import AskRequest
 from notecite.store.sqlite import SQLiteStore
 from notecite.testing import ScriptedLLM
 
 DEV_SETS = ("vaults.jsonl", "vaults-dev2.jsonl", "vaults-dev3.jsonl")
+_HINT_START = ABSENT_HINT.split("{", 1)[0]
 THRESHOLDS = (0.45, 0.5, 0.53, 0.55, 0.57, 0.6, 0.62, 0.65, 0.7)
 
 Asked = tuple[str, str, bool, tuple[ChatMessage, ...] | None]
@@ -56,11 +60,19 @@ Asked = tuple[str, str, bool, tuple[ChatMessage, ...] | None]
 
 
 def _recorder() -> ScriptedLLM:
-    return ScriptedLLM("I don't know.", name="local", model_id="recorder", yes=1.0)
+    return ScriptedLLM("I don't know.", name="local", model_id="recorder")
 
 
-def _checked(llm: ScriptedLLM, before: int) -> tuple[ChatMessage, ...] | None:
-    return llm.yes_calls[before] if len(llm.yes_calls) > before else None
+def _checked(llm: ScriptedLLM, question: str) -> tuple[ChatMessage, ...] | None:
+    """The reading check's messages for the last answer prompt (None: a yes/no question,
+    which is not checked)."""
+    if asks_yes_or_no(question):
+        return None
+    *head, user = llm.answer_calls[-1].messages
+    lines = user.content.split("\n")
+    if lines[-1].startswith(_HINT_START):  # the absent-terms hint: the check goes without
+        lines = lines[:-1]
+    return reading_messages((*head, ChatMessage(user.role, "\n".join(lines).rstrip())))
 
 
 def vault_questions(home: Path) -> list[Asked]:
@@ -75,12 +87,12 @@ def vault_questions(home: Path) -> list[Asked]:
         llm = _recorder()
         with Engine(eval_settings(load_settings(home=home), f"qa-{vault}"), llm=llm) as engine:
             for item in (i for i in items if i.vault == vault):
-                before, answers = len(llm.yes_calls), len(llm.answer_calls)
+                answers = len(llm.answer_calls)
                 engine.ask(
                     AskRequest(question=item.question, vaults=[vault], folders=[*item.folders])
                 )
                 if len(llm.answer_calls) > answers:  # reached the model
-                    asked.append(("vault", item.id, True, _checked(llm, before)))
+                    asked.append(("vault", item.id, True, _checked(llm, item.question)))
     return asked
 
 
@@ -104,10 +116,10 @@ def squad_questions(n: int, seed: int) -> list[Asked]:
     asked: list[Asked] = []
     with Engine(settings, store=SQLiteStore(out / "index.db"), llm=llm) as engine:
         for q in chosen:
-            before, answers = len(llm.yes_calls), len(llm.answer_calls)
+            answers = len(llm.answer_calls)
             engine.ask(AskRequest(question=q.question))
             if len(llm.answer_calls) > answers:
-                asked.append(("squad", q.qid, q.answerable, _checked(llm, before)))
+                asked.append(("squad", q.qid, q.answerable, _checked(llm, q.question)))
     return asked
 
 
