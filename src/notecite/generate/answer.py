@@ -66,9 +66,9 @@ class AnswerSettings:
     grounder: Grounder | None = None  # checks each claim against a line of the notes
     focus: str | None = None  # what evidence lines are chosen by (default: the question)
     reading_threshold: float | None = None
-    """Ask the model first whether the context answers the question (a model that can weigh
-    it: :class:`~notecite.generate.base.Judge`), and abstain when its P(yes) is under this;
-    None: no check."""
+    """Once the answer is written, ask the model whether the context holds what the question
+    asks for (a model that can weigh it: :class:`~notecite.generate.base.Judge`), and abstain
+    when its P(yes) is under this; None: no check."""
 
 
 @dataclass(frozen=True)
@@ -177,7 +177,7 @@ def answer_with_citations(
     context = _Context(sources, members, tokens)
     answer = _answer(llm, question, prompt, context, settings, on_token, prompt_without_hint)
     return _read_check(
-        llm, answer, (prompt_without_hint or prompt)(sources), settings, settings.focus or question
+        llm, answer, prompt_without_hint or prompt, sources, settings, settings.focus or question
     )
 
 
@@ -215,13 +215,14 @@ def _answer(
 def _read_check(
     llm: LLM,
     answer: CitedAnswer,
-    messages: tuple[ChatMessage, ...],
+    prompt: PromptBuilder,
+    sources: Sequence[ContextSource],
     settings: AnswerSettings,
     asked: str,
 ) -> CitedAnswer:
-    """``answer``, or :data:`NOT_ANSWERED` when the model, asked on the answer's prompt
-    ``messages`` whether the notes hold what the question asks for, says no (its P(yes) under
-    ``settings.reading_threshold``).
+    """``answer``, or :data:`NOT_ANSWERED` when the model, asked on the answer's prompt (by
+    ``prompt`` from ``sources``, without the absent-terms hint) whether the notes hold what
+    the question asks for, says no (its P(yes) under ``settings.reading_threshold``).
 
     The check runs after the answer was written (and streamed), so it costs the first text
     nothing; the answer's prompt is in the model's cache, so it reads only its own line.
@@ -236,7 +237,7 @@ def _read_check(
     ):
         return answer
     started = time.perf_counter()
-    reading = reading_score(llm, messages)
+    reading = reading_score(llm, prompt(sources))
     reading_ms = (time.perf_counter() - started) * 1000
     if reading is None:
         return answer
