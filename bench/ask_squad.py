@@ -125,13 +125,11 @@ def open_engine(
         home=out,
         store=StoreSettings(path=db),
         embedder=EmbedderSettings(name="minilm"),
-        ask=AskSettings(folder_ranking=False),
-        generation=GenerationSettings(
-            threads=threads,
-            model_dir=MODELS,
-            **({"local_timeout_s": local_timeout_s} if local_timeout_s else {}),
-        ),
+        ask=AskSettings(folder_ranking="off"),
+        generation=GenerationSettings(threads=threads, model_dir=MODELS),
     )
+    if local_timeout_s:
+        settings.generation.local_timeout_s = local_timeout_s
     engine = Engine(settings, store=SQLiteStore(db) if marker.is_file() else None)
     if not marker.is_file():
         engine.close()
@@ -192,7 +190,9 @@ def warm_up(engine: Engine, provider: str) -> float:
     return time.perf_counter() - start
 
 
-def run(engine: Engine, provider: str, questions: list[Question], budget_s: float, log: Path):
+def run(
+    engine: Engine, provider: str, questions: list[Question], budget_s: float, log: Path
+) -> tuple[list[Outcome], float]:
     """Outcomes of the questions asked before the budget ran out."""
     outcomes: list[Outcome] = []
     start = time.perf_counter()
