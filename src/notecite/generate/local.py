@@ -122,13 +122,8 @@ class LocalLLM:
         """P(yes) of the reply's first word, from llama.cpp's log-probabilities (one token
         written; the prompt cache keeps what it read for the answer that follows)."""
         server = self._load()
-        body = {
-            "messages": [{"role": m.role, "content": m.content} for m in messages],
-            "temperature": 0.0,
-            "max_tokens": 1,
-            "logprobs": True,
-            "top_logprobs": 10,
-        }
+        question = GenerationRequest(messages=tuple(messages), temperature=0.0, max_tokens=1)
+        body = {**self._body(question, False), "logprobs": True, "top_logprobs": 10}
         try:
             with self._call_lock:
                 result = server.handle_chat_completions(body)

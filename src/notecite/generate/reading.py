@@ -1,5 +1,5 @@
-"""The reading check: before it answers, the model is asked whether the notes it was given
-answer the question at all.
+"""The reading check: once it has answered, the model is asked whether the notes it was
+given answer the question at all.
 
 SQuAD 2.0's unanswerable questions are written beside the paragraph they cannot be answered
 from, in its words ("In what year was Charleston, North Carolina founded?" beside a paragraph
