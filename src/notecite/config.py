@@ -158,6 +158,11 @@ class AskSettings(_Section):
         "(the default); llm: the model picks folders first (a call per question, cached); "
         "off: no ranking. true/false of older configs mean llm/off",
     )
+    question_parts: bool = Field(
+        default=True,
+        description="search each part of a question that asks two things ('how do I X, and "
+        "which version brought Y?') on its own, and put each part's best chunk in the context",
+    )
     answerability_gate: bool = Field(
         default=True,
         description="abstain before any model call when the calibrated gate says the kept "

@@ -74,14 +74,23 @@ EVIDENCE_SCALE = {"brief": 0.6, "normal": 1.0, "detailed": 2.0}
 """The evidence budget per detail level, as a share of the ``normal`` one."""
 
 
-def context_budget(settings: AskSettings, llm: LLM, detail: str = "normal") -> ContextBudget:
-    """The context budget for ``llm`` (the local model reads slowly: a smaller one) and the
-    answer's detail level."""
+PART_SHARE = 0.5
+"""Each part of a question after the first adds this share of the evidence budget (up to
+twice it): two notes' lines have to fit where one's did."""
+
+
+def context_budget(
+    settings: AskSettings, llm: LLM, detail: str = "normal", parts: int = 1
+) -> ContextBudget:
+    """The context budget for ``llm`` (the local model reads slowly: a smaller one), the
+    answer's detail level and the number of things the question asks
+    (:func:`~notecite.retrieve.parts.question_parts`)."""
     local = llm.name == "local"
     evidence = None
     if settings.context == "evidence":
         base = settings.evidence_tokens_local if local else settings.evidence_tokens
-        evidence = round(base * EVIDENCE_SCALE.get(detail, 1.0))
+        more = min(2.0, 1.0 + PART_SHARE * max(0, parts - 1))
+        evidence = round(base * EVIDENCE_SCALE.get(detail, 1.0) * more)
     return ContextBudget(
         max_tokens=settings.context_tokens_local if local else settings.context_tokens,
         evidence_tokens=evidence,
@@ -210,7 +219,9 @@ class AskPipeline:
             _prompt_builder(request, absent),
             self._count_tokens,
             AnswerSettings(
-                budget=context_budget(self._settings, self._llm, request.detail),
+                budget=context_budget(
+                    self._settings, self._llm, request.detail, len(retrieved.parts)
+                ),
                 citation_style=request.citation_style,
                 temperature=self._generation.temperature,
                 max_tokens=self._generation.max_tokens,

@@ -229,7 +229,7 @@ def test_debug_times_every_stage(notes_engine: Engine) -> None:
     timings = debug.timings_ms.model_dump()
     assert set(timings) == {
         *("embed", "folder_ranking", "retrieve", "rerank", "auto_rag", "generate", "total"),
-        *("first_token", "first_text", "prompt_eval", "reading_check"),
+        *("first_token", "first_text", "prompt_eval", "reading_check", "question_parts"),
     }
     # not streamed, and the extractive provider reads no prompt: neither is known
     assert timings.pop("first_token") is None

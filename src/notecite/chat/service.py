@@ -188,7 +188,15 @@ class ChatService:
                 answer = CitedAnswer(text=text, outcome="fallback")
             else:
                 answer = self._answer(
-                    request, query.query, history, kept, settings, llm, token, absent
+                    request,
+                    query.query,
+                    history,
+                    kept,
+                    settings,
+                    llm,
+                    token,
+                    absent,
+                    len(retrieved.parts) if retrieved else 1,
                 )
                 if self._note_lines is not None:
                     place_quotes(answer, kept, self._note_lines)
@@ -254,8 +262,10 @@ class ChatService:
         llm: LLM,
         on_token: TokenCallback | None,
         absent: Sequence[str] = (),
+        parts: int = 1,
     ) -> CitedAnswer:
-        """The answer through the one answer path, with history and the session's prompt."""
+        """The answer through the one answer path, with history and the session's prompt
+        (``parts``: the things the question asks, each of which needs room in the context)."""
         prompt = _prompt_builder(request, query, history, settings, absent)
         return answer_with_citations(
             llm,
@@ -264,7 +274,7 @@ class ChatService:
             prompt,
             self._count_tokens,
             AnswerSettings(
-                budget=context_budget(self._ask, llm, request.detail),
+                budget=context_budget(self._ask, llm, request.detail, parts),
                 focus=query,
                 temperature=self._generation.temperature,
                 max_tokens=self._generation.max_tokens,

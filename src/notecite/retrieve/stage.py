@@ -30,6 +30,7 @@ from notecite.retrieve.folders import (
     resolve_user_folder,
 )
 from notecite.retrieve.frontmatter import no_note_left, request_filters
+from notecite.retrieve.parts import question_parts
 from notecite.retrieve.rerank import final_score, lexical_score
 from notecite.retrieve.rerankers.base import Reranker
 from notecite.retrieve.retriever import Candidate, Retrieval, RetrievalOptions, Retriever
@@ -61,6 +62,8 @@ class Retrieved:
         missing: salient terms of the question absent from the vaults or from ``kept``.
         filtered_out: the frontmatter filters leave no note of the searched vaults.
         debug: notes, timings, folder selection and the auto-RAG record.
+        parts: the parts of a question that asks several things, each of which was searched
+            on its own (empty for a question that asks one thing).
     """
 
     candidates: list[Candidate]
@@ -71,6 +74,7 @@ class Retrieved:
     debug: DebugInfo = field(default_factory=DebugInfo)
     missing: MissingTerms = field(default_factory=MissingTerms)
     filtered_out: bool = False
+    parts: tuple[str, ...] = ()
 
 
 logger = logging.getLogger(__name__)
@@ -398,17 +402,75 @@ class RetrievalStage:
         if self._settings.folder_ranking == "scores":
             self._rank_folders_by_scores(retrieval.candidates, debug)
         if kept:
+            t = time.perf_counter()
+            context = self._with_parts(request.question, retriever, scopes, time_range, kept)
+            timings.question_parts = (time.perf_counter() - t) * 1000
+            if context is not kept:
+                found.parts = tuple(question_parts(request.question))
+                debug.question_parts = list(found.parts)
+                debug.notes.append(
+                    f"the question asks {len(debug.question_parts)} things: each part's best "
+                    "chunk was searched on its own and put after the question's best"
+                )
             # The vaults were asked before auto-RAG (when anything was kept then); only the
             # context check is redone, since auto-RAG may have changed what was kept.
             if absent.salient:
-                found.missing = self._unseen(absent, kept)
+                found.missing = self._unseen(absent, context)
             else:
-                found.missing = self._missing(request.question, kept)
+                found.missing = self._missing(request.question, context)
             debug.missing_terms = list(found.missing.not_in_vaults)
             debug.absent_from_context = list(found.missing.not_in_context)
+            # the gate reads what the question's own search kept, as it was fitted on
             if query is not None and not found.missing.settled:
                 self._gate(request.question, found, debug)
+            if found.kept:
+                found.kept = context
+                listed = {c.rowid for c in found.candidates}
+                found.candidates = [
+                    *found.candidates,
+                    *(c for c in context if c.rowid not in listed),
+                ]
         return found
+
+    def _with_parts(
+        self,
+        question: str,
+        retriever: Retriever,
+        scopes: Sequence[Scope],
+        time_range: TimeRange | None,
+        kept: list[Candidate],
+    ) -> list[Candidate]:
+        """``kept`` with the best chunk of each part of a question that asks several things
+        (:func:`~notecite.retrieve.parts.question_parts`) right after the question's own
+        best chunk, so that each part's answer reaches the context; ``kept`` itself for a
+        question that asks one thing."""
+        parts = question_parts(question) if self._settings.question_parts else [question]
+        if len(parts) < 2:
+            return kept
+        best: list[Candidate] = []
+        for part in parts:
+            try:
+                vector: Vectors | None = self._embed(part, DebugInfo())
+            except EmbeddingError:
+                vector = None
+            searched = self._retrieve(
+                retriever,
+                part,
+                vector,
+                scopes,
+                self._settings.hits_per_scope,
+                time_range,
+                DebugInfo(),
+                record=False,
+            )
+            best.extend(self._select(searched.candidates, vector is not None, 1))
+        first, seen = kept[0], {kept[0].rowid}
+        ordered = [first]
+        for candidate in [*best, *kept[1:]]:
+            if candidate.rowid not in seen:
+                seen.add(candidate.rowid)
+                ordered.append(candidate)
+        return ordered
 
     def _apply_filters(self, request: AskRequest, debug: DebugInfo) -> AskRequest:
         """Take the request's frontmatter filters and those written in its question; the

@@ -130,6 +130,9 @@ class Timings(BaseModel):
         default=None, description="the model weighing whether the context answers the question"
     )
     auto_rag: float = 0.0
+    question_parts: float = Field(
+        default=0.0, description="searching each part of a question that asks two things"
+    )
     total: float = 0.0
 
 
@@ -203,6 +206,11 @@ class DebugInfo(BaseModel):
     )
     absent_from_context: list[str] = Field(
         default_factory=list, description="salient terms in the notes but not in the context"
+    )
+    question_parts: list[str] = Field(
+        default_factory=list,
+        description="the parts of a question that asks several things, each searched on its "
+        "own so that each part's best chunk reaches the context",
     )
     uncited_references: bool = False
     notes: list[str] = Field(default_factory=list)

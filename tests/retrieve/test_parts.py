@@ -1,0 +1,139 @@
+"""A question that asks two things: its parts, each searched on its own, and their room."""
+
+from __future__ import annotations
+
+import pytest
+
+from notecite.config import AskSettings
+from notecite.generate.base import LLM
+from notecite.pipeline import context_budget
+from notecite.retrieve.parts import question_parts
+from notecite.schemas.ask import AskRequest
+from notecite.testing import EngineFactory, ScriptedLLM
+
+
+@pytest.mark.parametrize(
+    ("question", "parts"),
+    [
+        (
+            "How do I create today's daily note from the terminal, and what is the editor "
+            "shortcut for the same thing?",
+            [
+                "How do I create today's daily note from the terminal",
+                "what is the editor shortcut for the same thing?",
+            ],
+        ),
+        (
+            "How do I give a tag its own color, and in which version did custom tag colors arrive?",
+            ["How do I give a tag its own color", "in which version did custom tag colors arrive?"],
+        ),
+        (  # a lead-in says what both parts are about
+            "To publish on GitHub Pages with math, which link setting and which rendering "
+            "library do I need?",
+            [
+                "To publish on GitHub Pages with math, which link setting",
+                "To publish on GitHub Pages with math, which rendering library do I need?",
+            ],
+        ),
+        (  # so does a sentence that asks nothing
+            "I want my notes site on my own domain. What do I add to the workflow, and what "
+            "should I do with the URL prefix setting?",
+            [
+                "I want my notes site on my own domain. What do I add to the workflow",
+                "I want my notes site on my own domain. what should I do with the URL prefix "
+                "setting?",
+            ],
+        ),
+        (  # "both A and B": the clause once with each
+            "How do I see which notes link to this one, both inside VS Code and with the CLI?",
+            [
+                "How do I see which notes link to this one inside VS Code?",
+                "How do I see which notes link to this one with the CLI?",
+            ],
+        ),
+    ],
+)
+def test_a_question_that_asks_two_things_has_two_parts(question: str, parts: list[str]) -> None:
+    assert question_parts(question) == parts
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "When is the Apollo launch?",
+        "Which port does the preview server use and why?",  # "why?" alone asks nothing new
+        "What are the pros and cons of Postgres?",  # "and" joins names, not clauses
+        # a statement before the clause that asks: one question
+        "I use callouts like > [!note] in Obsidian; do they render in Foam?",
+        "I have both projects.md and a projects folder; which one does [[projects]] open?",
+        "Dollar signs keep turning into formulas; how do I stop the inline math rendering?",
+        "launch budget",  # no asking clause at all
+    ],
+)
+def test_a_question_that_asks_one_thing_is_left_whole(question: str) -> None:
+    assert question_parts(question) == [question]
+
+
+NOTES = {
+    "cli/daily.md": (
+        "# foam daily\n\nRun `foam daily --create` in a terminal to create today's daily note "
+        "from the command line.\n"
+    ),
+    "features/daily-notes.md": (
+        "# Daily notes\n\nThe editor shortcut Alt+D opens today's daily note in VS Code.\n"
+    ),
+    "features/tags.md": "# Tags\n\nTags group notes by topic; the tag explorer lists them.\n",
+}
+QUESTION = (
+    "How do I create today's daily note from the terminal, and what is the editor shortcut for it?"
+)
+
+
+def _ask(notecite_engines: EngineFactory, parts: bool) -> tuple[str, list[str]]:
+    llm = ScriptedLLM("Run `foam daily --create` [N1].")
+    engine = notecite_engines(
+        vaults={"notes": NOTES},
+        llm=llm,
+        embedder="hash",
+        ask={
+            "auto_rag": "off",
+            "question_parts": parts,
+            "k_min": 1,
+            "k_default": 1,
+            "k_max": 1,
+            "vector_threshold": 0.0,
+            "final_threshold": 0.0,
+        },
+    )
+    response = engine.ask(AskRequest(question=QUESTION, debug=True))
+    assert response.debug is not None
+    assert llm.answer_calls, response.answer
+    prompt = llm.answer_calls[-1].messages[-1].content
+    return prompt, response.debug.question_parts
+
+
+def test_each_part_brings_its_best_note_into_the_context(
+    notecite_engines: EngineFactory,
+) -> None:
+    prompt, parts = _ask(notecite_engines, parts=True)
+    assert parts == question_parts(QUESTION)
+    assert len(parts) == 2
+    assert "foam daily --create" in prompt
+    assert "Alt+D" in prompt
+    assert "tag explorer" not in prompt
+
+
+def test_with_parts_off_one_search_keeps_one_note(notecite_engines: EngineFactory) -> None:
+    prompt, parts = _ask(notecite_engines, parts=False)
+    assert parts == []
+    assert ("foam daily --create" in prompt) != ("Alt+D" in prompt)
+
+
+def test_each_part_after_the_first_adds_half_the_evidence_budget() -> None:
+    settings = AskSettings()
+    local: LLM = ScriptedLLM("x", name="local")
+    one = context_budget(settings, local).evidence_tokens
+    assert one == settings.evidence_tokens_local
+    assert context_budget(settings, local, parts=2).evidence_tokens == round(1.5 * one)
+    assert context_budget(settings, local, parts=5).evidence_tokens == 2 * one  # at most twice
+    assert context_budget(settings, local, parts=0).evidence_tokens == one
