@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import pytest
 
+from notecite.chat import ChatRequest, Sessions, SessionSettings
 from notecite.config import AskSettings
 from notecite.generate.base import LLM
 from notecite.pipeline import context_budget
 from notecite.retrieve.parts import question_parts
 from notecite.schemas.ask import AskRequest
+from notecite.schemas.chat import SessionSettingsPatch
 from notecite.testing import EngineFactory, ScriptedLLM
 
 
@@ -137,3 +139,25 @@ def test_each_part_after_the_first_adds_half_the_evidence_budget() -> None:
     assert context_budget(settings, local, parts=2).evidence_tokens == round(1.5 * one)
     assert context_budget(settings, local, parts=5).evidence_tokens == 2 * one  # at most twice
     assert context_budget(settings, local, parts=0).evidence_tokens == one
+
+
+@pytest.mark.parametrize("parts", [True, False])
+def test_chat_searches_the_parts_of_a_question_too(
+    notecite_engines: EngineFactory, parts: bool
+) -> None:
+    llm = ScriptedLLM("Run `foam daily --create` [N1].")
+    engine = notecite_engines(
+        vaults={"notes": NOTES},
+        llm=llm,
+        embedder="hash",
+        ask={"auto_rag": "off", "question_parts": parts},
+    )
+    store = engine.open_sessions()
+    try:
+        sessions = Sessions(store, SessionSettings.defaults(engine.settings.ask))
+        session = sessions.create("one chunk", SessionSettingsPatch(rag_top_k=1, rag_threshold=0))
+        engine.chat(ChatRequest(message=QUESTION, session_id=session.id), sessions=store)
+    finally:
+        store.close()
+    prompt = llm.answer_calls[-1].messages[-1].content
+    assert ("foam daily --create" in prompt and "Alt+D" in prompt) is parts
