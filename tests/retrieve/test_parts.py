@@ -70,6 +70,9 @@ def test_a_question_that_asks_two_things_has_two_parts(question: str, parts: lis
         "I have both projects.md and a projects folder; which one does [[projects]] open?",
         "Dollar signs keep turning into formulas; how do I stop the inline math rendering?",
         "launch budget",  # no asking clause at all
+        # "and what" goes on from the "what" inside the clause
+        "Does the command that shows what a note points to and what points back at it have "
+        "another name?",
     ],
 )
 def test_a_question_that_asks_one_thing_is_left_whole(question: str) -> None:

@@ -9,7 +9,9 @@ A question is cut into parts where it joins two asking clauses:
 
 - ", and" or "and" followed by a word that asks (what, which, how, where, when, who, why,
   since/from/in/for which ..., is/are/do/does/can ...): "... from the terminal, and what is
-  the editor shortcut ...?", "which link setting and which rendering library do I need?";
+  the editor shortcut ...?", "which link setting and which rendering library do I need?"
+  (but not an "and what" with no comma after a "what" inside the clause: "the command that
+  shows what a note points to and what points back at it");
 - "; " before such a word, and a second question mark ("Which app is that? And what ...");
 - "both A and B" at the end of the asking clause: "..., both inside VS Code and with the
   CLI?" asks the clause once with A and once with B.
@@ -36,6 +38,7 @@ _ASKING = (
 _JOIN = re.compile(rf"(?:\s*[,;]\s*|\s+)(?:and|or|but)\s+(?={_ASKING})|\s*;\s+(?={_ASKING})", re.I)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=\S)")
 _ASKS = re.compile(_ASKING, re.I)
+_EMBEDDED = re.compile(r"\s(?:what|which|how|where|when|who)\b", re.I)  # a wh-word after the start
 _LEAD_IN = re.compile(rf"^(?P<lead>.+?[,:])\s+(?P<rest>{_ASKING}.*)$", re.I | re.S)
 _BOTH = re.compile(
     r"^(?P<stem>.+?)\s*,?\s+both\s+(?P<a>.+?)\s+and\s+(?P<b>[^,;]+?)(?P<end>[?.!]*)$"
@@ -79,9 +82,19 @@ def _lead_in(sentence: str) -> tuple[str, str]:
 
 def _clauses(sentence: str) -> list[str]:
     """The asking clauses of one sentence."""
-    pieces = [p.strip() for p in _JOIN.split(sentence) if p.strip()]
+    pieces: list[str] = []
+    start = 0
+    for join in _JOIN.finditer(sentence):
+        before = sentence[start : join.start()]
+        # "... the command that shows what a note points to and what points back at it":
+        # an "and what" with no comma goes on from a "what" inside the clause, not a new one
+        if not re.search(r"[,;]", join.group(0)) and _EMBEDDED.search(before):
+            continue
+        pieces.append(before.strip())
+        start = join.end()
+    pieces.append(sentence[start:].strip())
     out: list[str] = []
-    for piece in pieces:
+    for piece in filter(None, pieces):
         both = _BOTH.match(piece)
         if both is None:
             out.append(piece)
