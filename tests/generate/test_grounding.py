@@ -11,8 +11,10 @@ from notecite.generate.grounding import (
     Grounder,
     _without_context_lead_in,
     content_terms,
+    line_terms,
     locate,
     paths_as_markers,
+    root,
     split_claims,
 )
 
@@ -445,3 +447,37 @@ def test_a_command_is_held_by_a_line_giving_its_options_in_another_order() -> No
         "Run `foam daily --path-only --date 2024-02-11` [N1].", (example,)
     )
     assert other_date.cited == ()
+
+
+def test_a_version_is_held_by_the_same_version_written_with_its_patch_or_a_v() -> None:
+    changelog = ContextSource(
+        "N1",
+        "notes",
+        "changelog.md",
+        "## 0.103.0 > ### Features",
+        "- Smart note references are enabled for hackathon projects",
+    )
+    answer = "Smart note references shipped in version 0.103 of Dendron."
+    grounding = Grounder().ground(answer, (changelog,), "Which version shipped smart refs?")
+    assert grounding.cited == ("N1",)
+    tagged = dataclasses.replace(changelog, heading_path="## v0.103 > ### Features")
+    assert Grounder().ground(answer, (tagged,)).cited == ("N1",)
+    # another version is still not held: numbers are held only as the same number
+    later = Grounder().ground("They shipped in version 0.104 of Dendron.", (changelog,))
+    assert later.cited == ()
+    minor = Grounder().ground("They shipped in version 0.10 of Dendron.", (changelog,))
+    assert minor.cited == ()
+
+
+def test_a_doubled_consonant_before_ed_or_ing_meets_the_word_it_comes_from() -> None:
+    assert [root(w) for w in ("shipped", "ships", "running", "run", "added", "add")] == [
+        "ship",
+        "ship",
+        "run",
+        "run",
+        "add",
+        "add",
+    ]
+    # a claim's "shipped" is a term the line's "ships" holds
+    assert set(content_terms("shipped")) <= line_terms("The feature ships today.")
+    assert set(content_terms("running")) <= line_terms("Run it twice.")

@@ -158,6 +158,19 @@ class Grounding:
         return sum(1 for c in self.claims if c.status in ("supported", "recited"))
 
 
+_DOUBLED = re.compile(r"([bdgmnprt])\1$")
+
+
+def root(word: str) -> str:
+    """:func:`~notecite.retrieve.terms.stem`, and a consonant doubled before "-ed" or "-ing"
+    made single ("shipped" and "ship", "running" and "run", "committed" and "commit"; "added"
+    stays "add"), so that a claim's word forms meet the line's and the question's."""
+    base = stem(word)
+    if len(base) >= 4 and base != word and _DOUBLED.search(base):
+        return base[:-1]
+    return base
+
+
 def content_terms(text: str) -> dict[str, float]:
     """Stemmed content terms of ``text`` with their weight: numbers, code spans and words with
     inner punctuation (versions, option names, paths) 2.0; capitalised names 1.5; others 1.0;
@@ -180,7 +193,7 @@ def content_terms(text: str) -> dict[str, float]:
             weight = 1.5
         else:
             weight = 1.0
-        key = lower if weight == 2.0 else stem(lower)
+        key = lower if weight == 2.0 else root(lower)
         terms[key] = max(terms.get(key, 0.0), weight)
     return terms
 
@@ -193,10 +206,10 @@ def line_terms(text: str) -> set[str]:
         word = match.group(0)
         lower = word.lower()
         found.add(lower)
-        found.add(stem(lower))
-        found.update(stem(part) for part in re.split(r"[._/-]", lower) if part)
+        found.add(root(lower))
+        found.update(root(part) for part in re.split(r"[._/-]", lower) if part)
         if _CAMEL.search(word):
-            found.update(stem(part.lower()) for part in _CAMEL_PART.findall(word))
+            found.update(root(part.lower()) for part in _CAMEL_PART.findall(word))
     return found
 
 
@@ -315,7 +328,7 @@ def _parts_in(term: str, line: set[str]) -> bool:
     when the line holds each of its words ("Foam Queries" in the note's title)."""
     if any(ch.isdigit() for ch in term):
         return False  # a version or a number is held only as written
-    parts = [stem(part) for part in re.split(r"[^\w]+|_", term) if len(part) > 1]
+    parts = [root(part) for part in re.split(r"[^\w]+|_", term) if len(part) > 1]
     return len(parts) > 1 and all(part in line for part in parts)
 
 
@@ -330,6 +343,22 @@ def _command_in(term: str, text: str) -> bool:
     return len(words) > 1 and words <= {w.strip(_TOKEN_EDGES) for w in text.split()}
 
 
+_VERSION = re.compile(r"v?\d+(?:\.\d+)+")
+
+
+def _version_forms(term: str) -> tuple[str, ...]:
+    """Other ways a note writes the version ``term``: "0.103" as "0.103.0" (a heading of the
+    changelog) or "v0.103", and "0.103.0" as "0.103"; nothing for a term that is no version."""
+    if not _VERSION.fullmatch(term):
+        return ()
+    bare = term.removeprefix("v")
+    forms = {bare, f"v{bare}", f"{bare}.0"}
+    if bare.endswith(".0") and bare.count(".") >= 2:
+        forms.add(bare.removesuffix(".0"))
+    forms.discard(term)
+    return tuple(forms)
+
+
 def _score(claim: dict[str, float], line: set[str], text: str = "") -> float:
     """The weighted share of the claim's terms the line holds; 0 when a number or code span
     of the claim is missing from the line. A code-like term (``foam daily --create``,
@@ -340,7 +369,8 @@ def _score(claim: dict[str, float], line: set[str], text: str = "") -> float:
         return 0.0
     held = 0.0
     for term, weight in claim.items():
-        if term in line or (text and not term.isalnum() and term in text):
+        as_written = term in line or (text and not term.isalnum() and term in text)
+        if as_written or any(form in line for form in _version_forms(term)):
             held += weight
         elif _parts_in(term, line):  # a line that writes it as written is the better one
             held += PARTS_SHARE * weight
