@@ -46,6 +46,10 @@ from notecite.testing import EngineFactory, ScriptedLLM
                 "setting?",
             ],
         ),
+        (  # a second question that opens with "And"
+            "Which app does Foam suggest for Android? And what fixes its link lists?",
+            ["Which app does Foam suggest for Android?", "what fixes its link lists?"],
+        ),
         (  # "both A and B": the clause once with each
             "How do I see which notes link to this one, both inside VS Code and with the CLI?",
             [

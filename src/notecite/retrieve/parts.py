@@ -37,6 +37,7 @@ _ASKING = (
 # where one asking clause ends and the next begins
 _JOIN = re.compile(rf"(?:\s*[,;]\s*|\s+)(?:and|or|but)\s+(?={_ASKING})|\s*;\s+(?={_ASKING})", re.I)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=\S)")
+_OPENING_JOIN = re.compile(r"^(?:and|but|or|also)\s+", re.I)  # "... ? And what ...?"
 _ASKS = re.compile(_ASKING, re.I)
 _EMBEDDED = re.compile(r"\s(?:what|which|how|where|when|who)\b", re.I)  # a wh-word after the start
 _LEAD_IN = re.compile(rf"^(?P<lead>.+?[,:])\s+(?P<rest>{_ASKING}.*)$", re.I | re.S)
@@ -56,7 +57,7 @@ def question_parts(question: str) -> list[str]:
         return [question]
     clauses: list[str] = []
     for sentence in asking:
-        lead, rest = _lead_in(sentence)
+        lead, rest = _lead_in(_OPENING_JOIN.sub("", sentence))
         if lead:
             context.append(lead)
         for clause in _clauses(rest):

@@ -403,11 +403,12 @@ class RetrievalStage:
             self._rank_folders_by_scores(retrieval.candidates, debug)
         if kept:
             t = time.perf_counter()
-            context = self._with_parts(request.question, retriever, scopes, time_range, kept)
+            parts = question_parts(request.question) if self._settings.question_parts else []
+            context = self._with_parts(parts, retriever, scopes, time_range, kept)
             timings.question_parts = (time.perf_counter() - t) * 1000
             if context is not kept:
-                found.parts = tuple(question_parts(request.question))
-                debug.question_parts = list(found.parts)
+                found.parts = tuple(parts)
+                debug.question_parts = parts
                 debug.notes.append(
                     f"the question asks {len(debug.question_parts)} things: each part's best "
                     "chunk was searched on its own and put after the question's best"
@@ -434,17 +435,16 @@ class RetrievalStage:
 
     def _with_parts(
         self,
-        question: str,
+        parts: Sequence[str],
         retriever: Retriever,
         scopes: Sequence[Scope],
         time_range: TimeRange | None,
         kept: list[Candidate],
     ) -> list[Candidate]:
-        """``kept`` with the best chunk of each part of a question that asks several things
-        (:func:`~notecite.retrieve.parts.question_parts`) right after the question's own
-        best chunk, so that each part's answer reaches the context; ``kept`` itself for a
-        question that asks one thing."""
-        parts = question_parts(question) if self._settings.question_parts else [question]
+        """``kept`` with the best chunk of each of the ``parts`` of a question that asks
+        several things (:func:`~notecite.retrieve.parts.question_parts`) right after the
+        question's own best chunk, so that each part's answer reaches the context; ``kept``
+        itself for a question that asks one thing."""
         if len(parts) < 2:
             return kept
         best: list[Candidate] = []
