@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from notecite.chat import ChatRequest, Sessions, SessionSettings
@@ -11,7 +13,7 @@ from notecite.pipeline import context_budget
 from notecite.retrieve.parts import question_parts
 from notecite.schemas.ask import AskRequest
 from notecite.schemas.chat import SessionSettingsPatch
-from notecite.testing import EngineFactory, ScriptedLLM
+from notecite.testing import CliRun, EngineFactory, ScriptedLLM, write_files
 
 
 @pytest.mark.parametrize(
@@ -168,3 +170,12 @@ def test_chat_searches_the_parts_of_a_question_too(
         store.close()
     prompt = llm.answer_calls[-1].messages[-1].content
     assert ("foam daily --create" in prompt and "Alt+D" in prompt) is parts
+
+
+def test_ask_debug_shows_the_parts(tmp_path: Path) -> None:
+    run = CliRun(tmp_path / "home", llm="extractive", embedder="hash")
+    run("index", str(write_files(tmp_path / "notes", NOTES)), "--vault", "notes")
+    shown = run("ask", QUESTION, "--debug").output
+    assert f"question parts: {' | '.join(question_parts(QUESTION))}" in shown
+    one = run("ask", "What is the editor shortcut for the daily note?", "--debug").output
+    assert "question parts:" not in one

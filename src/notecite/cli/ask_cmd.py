@@ -134,6 +134,8 @@ def ask_command(
                 f"model: {first}prompt {g.prompt_tokens} tokens ({g.cached_tokens} cached, "
                 f"context {g.context_tokens}), wrote {g.output_tokens}{rates}"
             )
+        if debug.question_parts:
+            click.echo(f"question parts: {' | '.join(debug.question_parts)}")
         if debug.answerability is not None:
             click.echo(f"answerability: {debug.answerability:.3f}")
         if debug.missing_terms or debug.absent_from_context:
