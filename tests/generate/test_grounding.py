@@ -481,3 +481,19 @@ def test_a_doubled_consonant_before_ed_or_ing_meets_the_word_it_comes_from() -> 
     # a claim's "shipped" is a term the line's "ships" holds
     assert set(content_terms("shipped")) <= line_terms("The feature ships today.")
     assert set(content_terms("running")) <= line_terms("Run it twice.")
+
+
+def test_a_marker_used_as_a_noun_inside_a_sentence_is_written_as_its_source_name() -> None:
+    sources = (
+        ContextSource(
+            "N1", "d", "changelog.md", "## 0.76.0", "Publishing with 11ty is deprecated."
+        ),
+        ContextSource("N2", "d", "release-0.76.md", "# 0.76", "11ty publishing is deprecated."),
+    )
+    answer = "The changelog from [N1] and [N2], which both say it, deprecates 11ty publishing."
+    text = Grounder().ground(answer, sources).text
+    assert "from `changelog` and `release-0.76`, which both say it" in text
+    assert "from and" not in text
+    # a marker after its claim, or one standing for a value, is left to the other rules
+    plain = Grounder().ground("11ty publishing is deprecated [N2].", sources).text
+    assert plain == "11ty publishing is deprecated [N2]."

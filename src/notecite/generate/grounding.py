@@ -436,7 +436,7 @@ class Grounder:
                     if cid not in best or score > best[cid].score:
                         best[cid] = SupportLine(cid, text, line, round(score, 4))
             grounded.append(self._verdict(claim, best))
-        return self._assemble(grounded)
+        return self._assemble(grounded, shown_paths(sources))
 
     def _cosines(
         self, claims: Sequence[Claim], lines: dict[str, list[tuple[str, int]]]
@@ -511,7 +511,9 @@ class Grounder:
         score = top_any.score if top_any else 0.0
         return GroundedClaim(claim, "unsupported", score, top_cited or top_any, [])
 
-    def _assemble(self, grounded: list[GroundedClaim]) -> Grounding:
+    def _assemble(
+        self, grounded: list[GroundedClaim], names: dict[str, str] | None = None
+    ) -> Grounding:
         kept: list[str] = []
         cited: list[str] = []
         support: dict[str, SupportLine] = {}
@@ -524,6 +526,8 @@ class Grounder:
                     kept.append(item.claim.text)
                 continue
             # a repair wrote each quoted line with its own marker
+            if not item.repaired:
+                body = _named(item.claim, names or {})
             kept.append(item.claim.text if item.repaired else _cite(body, item.cids))
             cited.extend(item.cids)
             lines = (item.support, *item.also) if item.support is not None else item.also
@@ -550,6 +554,34 @@ def _introduces_nothing(grounded: Sequence[GroundedClaim], number: int) -> bool:
         return False
     following = next((g for g in after if g.status != "unsupported"), None)
     return following is None or not _LIST_LIKE.match(following.claim.text)
+
+
+# A marker the answer uses as a noun, inside its sentence: "the changelog from [N2] and
+# [N3], which both mention ..." (moved to the claim's end, it would leave "from and,").
+_MARKER_AS_NOUN = re.compile(
+    r"\b(?:from|in|see|by|at|of|between|with|under)\s"
+    r"\[N\d+\](?:\s*(?:,|and|or)\s*\[N\d+\])*(?=\s*,?\s*[^\W\d_])",
+    re.IGNORECASE,
+)
+
+
+def _named(claim: Claim, names: dict[str, str]) -> str:
+    """The claim's body, with a marker it uses as a noun inside its sentence written as the
+    name of the source it stands for (``changelog.release.2022-07-12``): its other markers
+    go to its end (:func:`_cite`)."""
+
+    def name(found: re.Match[str]) -> str:
+        text = found.group(0)
+        for cid in _ONE_MARKER.findall(text):
+            if cid not in names:
+                return text
+            text = text.replace(f"[{cid}]", f"`{names[cid]}`", 1)
+        return text
+
+    text = _MARKER_AS_NOUN.sub(name, claim.text)
+    if text == claim.text:
+        return claim.body
+    return Claim(text, claim.cids).body
 
 
 def _cite(body: str, cids: Sequence[str]) -> str:
