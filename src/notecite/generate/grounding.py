@@ -520,15 +520,14 @@ class Grounder:
         for number, item in enumerate(grounded):
             if item.status == "unsupported":
                 continue
-            body = item.claim.body
             if item.status == "neutral":
                 if not _introduces_nothing(grounded, number):
                     kept.append(item.claim.text)
                 continue
-            # a repair wrote each quoted line with its own marker
-            if not item.repaired:
-                body = _named(item.claim, names or {})
-            kept.append(item.claim.text if item.repaired else _cite(body, item.cids))
+            if item.repaired:  # a repair wrote each quoted line with its own marker
+                kept.append(item.claim.text)
+            else:
+                kept.append(_cite(_named(item.claim, names or {}), item.cids))
             cited.extend(item.cids)
             lines = (item.support, *item.also) if item.support is not None else item.also
             for line in lines:
