@@ -177,7 +177,7 @@ def answer_with_citations(
     context = _Context(sources, members, tokens)
     answer = _answer(llm, question, prompt, context, settings, on_token, prompt_without_hint)
     return _read_check(
-        llm, answer, prompt_without_hint or prompt, sources, settings, settings.focus or question
+        llm, answer, prompt_without_hint or prompt, settings, settings.focus or question
     )
 
 
@@ -216,13 +216,13 @@ def _read_check(
     llm: LLM,
     answer: CitedAnswer,
     prompt: PromptBuilder,
-    sources: Sequence[ContextSource],
     settings: AnswerSettings,
     asked: str,
 ) -> CitedAnswer:
     """``answer``, or :data:`NOT_ANSWERED` when the model, asked on the answer's prompt (by
-    ``prompt`` from ``sources``, without the absent-terms hint) whether the notes hold what
-    the question asks for, says no (its P(yes) under ``settings.reading_threshold``).
+    ``prompt`` from the answer's sources, without the absent-terms hint) whether the notes
+    hold what the question asks for, says no (its P(yes) under
+    ``settings.reading_threshold``).
 
     The check runs after the answer was written (and streamed), so it costs the first text
     nothing; the answer's prompt is in the model's cache, so it reads only its own line.
@@ -237,7 +237,7 @@ def _read_check(
     ):
         return answer
     started = time.perf_counter()
-    reading = reading_score(llm, prompt(sources))
+    reading = reading_score(llm, prompt(answer.sources))
     reading_ms = (time.perf_counter() - started) * 1000
     if reading is None:
         return answer

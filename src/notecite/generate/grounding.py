@@ -21,6 +21,7 @@ supporting line, so a reference can point at the exact line.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 from collections.abc import Callable, Sequence
@@ -346,6 +347,7 @@ def _command_in(term: str, text: str) -> bool:
 _VERSION = re.compile(r"v?\d+(?:\.\d+)+")
 
 
+@functools.lru_cache(maxsize=4096)  # asked for each claim term against every line
 def _version_forms(term: str) -> tuple[str, ...]:
     """Other ways a note writes the version ``term``: "0.103" as "0.103.0" (a heading of the
     changelog) or "v0.103", and "0.103.0" as "0.103"; nothing for a term that is no version."""
@@ -577,10 +579,7 @@ def _named(claim: Claim, names: dict[str, str]) -> str:
             text = text.replace(f"[{cid}]", f"`{names[cid]}`", 1)
         return text
 
-    text = _MARKER_AS_NOUN.sub(name, claim.text)
-    if text == claim.text:
-        return claim.body
-    return Claim(text, claim.cids).body
+    return Claim(_MARKER_AS_NOUN.sub(name, claim.text), claim.cids).body
 
 
 def _cite(body: str, cids: Sequence[str]) -> str:
