@@ -1,6 +1,6 @@
-"""The later development question sets, bench/qa/vaults-dev2.jsonl and vaults-dev3.jsonl:
-their fields, their counts, their place beside the earlier sets (all dev, nothing shared with
-them), and every item checked against the shared vault it asks about."""
+"""The later development question sets, bench/qa/vaults-dev2.jsonl, vaults-dev3.jsonl and
+vaults-dev4.jsonl: their fields, their counts, their place beside the earlier sets (all dev,
+nothing shared with them), and every item checked against the shared vault it asks about."""
 
 from __future__ import annotations
 
@@ -81,6 +81,23 @@ DEV_SETS = (
             }
         ),
         2,
+    ),
+    DevSet(
+        "vaults-dev4.jsonl",
+        "d4",
+        ("vaults.jsonl", "vaults-dev2.jsonl", "vaults-dev3.jsonl"),
+        _counts(
+            {
+                "fact": (7, 7),
+                "how-to": (6, 6),
+                "multi-note": (3, 3),
+                "time": (0, 5),
+                "folder-scoped": (5, 0),
+                "near-miss": (5, 5),
+                "off-topic": (4, 4),
+            }
+        ),
+        4,
     ),
 )
 BY_NAME = pytest.mark.parametrize("dev", DEV_SETS, ids=lambda d: d.name)
