@@ -39,7 +39,7 @@ from notecite.schemas.ask import AskRequest
 from notecite.testing import ScriptedLLM
 
 REPO = Path(__file__).resolve().parent.parent
-DEV_SETS = ("vaults.jsonl", "vaults-dev2.jsonl", "vaults-dev3.jsonl")
+DEV_SETS = ("vaults.jsonl", "vaults-dev2.jsonl", "vaults-dev3.jsonl", "vaults-dev4.jsonl")
 _SOURCE = re.compile(r"^\[N\d+\] (\S+)", re.MULTILINE)
 
 

@@ -188,3 +188,15 @@ def test_a_setting_name_holds_the_words_it_is_made_of() -> None:
     ]
     (scored,) = score_lines([block(lines)], "Which embed note type does the preview use?")
     assert max(scored, key=lambda line: line.score).text.strip().startswith('"foam.preview')
+
+
+def test_a_code_span_in_triple_backticks_is_shown_after_the_line_that_introduces_it() -> None:
+    lines = [
+        "Run the converter script.",
+        "  * if you receive an error, try running this line to bypass security:",
+        "     ```Set-ExecutionPolicy Bypass -Scope Process```",
+        "Lunch is at noon.",
+    ]
+    question = "The script fails with a security error?"
+    (chosen,) = select_evidence([block(lines)], question, 200, words)
+    assert "     ```Set-ExecutionPolicy Bypass -Scope Process```" in chosen.lines

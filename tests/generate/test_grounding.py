@@ -497,3 +497,34 @@ def test_a_marker_used_as_a_noun_inside_a_sentence_is_written_as_its_source_name
     # a marker after its claim, or one standing for a value, is left to the other rules
     plain = Grounder().ground("11ty publishing is deprecated [N2].", sources).text
     assert plain == "11ty publishing is deprecated [N2]."
+
+
+PLANS = ContextSource(
+    "N3",
+    "notes",
+    "plans.md",
+    "# Plans",
+    "Apollo: launch on March 14 at the Lisbon office; the team flies in on March 12.",
+    line_start=1,
+)
+
+
+def test_a_claim_without_markers_takes_the_markers_after_it_when_they_hold_it() -> None:
+    # both N1 and N3 hold the first claim: the model's markers after the next one say which
+    answer = (
+        "The Apollo launch is on March 14 at the Lisbon office. The team flies in on March 12 [N3]."
+    )
+    grounding = Grounder().ground(answer, (*SOURCES, PLANS), "When is the launch?")
+    first, _ = grounding.claims
+    assert (first.status, first.cids) == ("recited", ["N3"])
+    assert grounding.text == (
+        "The Apollo launch is on March 14 at the Lisbon office [N3]. "
+        "The team flies in on March 12 [N3]."
+    )
+    assert grounding.cited == ("N3",)
+
+
+def test_a_claim_without_markers_goes_to_its_best_source_when_the_next_markers_lack_it() -> None:
+    answer = "The budget is 40000 euros. A storm could delay the launch [N2]."
+    grounding = Grounder().ground(answer, SOURCES, "Budget and risks?")
+    assert grounding.text == "The budget is 40000 euros [N1]. A storm could delay the launch [N2]."

@@ -38,6 +38,8 @@ def test_markup_only_lines(line: str) -> None:
         "| `--tag` | the npm tag |",
         "- a list item",
         "x --- y",
+        # a code span written with three backticks on one line is no fence (CommonMark)
+        "```Set-ExecutionPolicy Bypass -Scope Process```",
     ],
 )
 def test_lines_with_words_are_not_markup(line: str) -> None:

@@ -7,9 +7,12 @@ the note's title and section), scored by how many of the claim's content terms t
 with the cosine of their vectors.
 A claim is:
 
-- ``supported`` by a source it cites (or, citing none, by any source, which it then cites);
-- ``recited`` when a source it does not cite supports it better than the ones it cites
-  (the better source's citation is added);
+- ``supported`` by a source it cites;
+- ``recited`` when it cites none and a source supports it: one of the sources cited by the
+  next claim that cites any ("X. Y [N2][N3]": a model often writes its markers once, after
+  the last claim they are meant for), else the best of all;
+- ``recited`` too when the sources it cites do not support it and another one does (that
+  source's citation takes their place);
 - ``unsupported`` otherwise: it is removed from the answer, unless it holds no content
   term of its own (a lead-in such as "Here is what the notes say:").
 
@@ -437,7 +440,7 @@ class Grounder:
                     score += self._cosine_weight * cosines.get((number, cid, index), 0.0)
                     if cid not in best or score > best[cid].score:
                         best[cid] = SupportLine(cid, text, line, round(score, 4))
-            grounded.append(self._verdict(claim, best))
+            grounded.append(self._verdict(claim, best, _cited_after(claims, number)))
         return self._assemble(grounded, shown_paths(sources))
 
     def _cosines(
@@ -501,10 +504,19 @@ class Grounder:
             repaired, "supported", score, first, cids, repaired=True, also=tuple(found[1:])
         )
 
-    def _verdict(self, claim: Claim, best: dict[str, SupportLine]) -> GroundedClaim:
+    def _verdict(
+        self, claim: Claim, best: dict[str, SupportLine], after: Sequence[str] = ()
+    ) -> GroundedClaim:
+        top_any = max(best.values(), key=lambda s: s.score, default=None)
+        if not claim.cids:
+            # "X. Y [N2][N3]": the markers after the paragraph's last claim are meant for
+            # the claims before it too; one of them that supports the claim is its source
+            implied = [best[c] for c in after if c in best and best[c].score >= self._threshold]
+            if implied:
+                top = max(implied, key=lambda s: s.score)
+                return GroundedClaim(claim, "recited", top.score, top, [s.cid for s in implied])
         cited = [best[c] for c in claim.cids if c in best]
         top_cited = max(cited, key=lambda s: s.score, default=None)
-        top_any = max(best.values(), key=lambda s: s.score, default=None)
         if top_cited is not None and top_cited.score >= self._threshold:
             cids = [c for c in claim.cids if c in best and best[c].score >= self._threshold]
             return GroundedClaim(claim, "supported", top_cited.score, top_cited, cids)
@@ -539,6 +551,15 @@ class Grounder:
         if not cited:  # no claim is backed by the notes: nothing of the answer stands
             return Grounding("", tuple(grounded), (), {})
         return Grounding(_join(kept), tuple(grounded), tuple(dict.fromkeys(cited)), support)
+
+
+def _cited_after(claims: Sequence[Claim], number: int) -> tuple[str, ...]:
+    """The markers of the first claim after claim ``number`` that has any ("First. Second
+    [N2][N3]": they may be meant for the first claim too)."""
+    for claim in claims[number + 1 :]:
+        if claim.cids:
+            return claim.cids
+    return ()
 
 
 _LIST_LIKE = re.compile(r"^(?:\d{1,3}[.)]|[-*+])\s")

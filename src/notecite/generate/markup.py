@@ -14,7 +14,8 @@ from dataclasses import dataclass
 
 # an image alone, a link definition ("[x]: url"), an HTML tag alone, a table rule or a rule
 _MARKUP = re.compile(r"^(!\[[^\]]*\]\([^)]*\)|\[[^\]]+\]:\s*\S+.*|<[^>]+>|[|:\- ]*-[|:\- ]*)$")
-_FENCE = re.compile(r"^(```|~~~)")
+# a backtick fence's info string holds no backtick (CommonMark): "```x```" is a code span
+_FENCE = re.compile(r"^(?:`{3,}[^`]*$|~{3,})")
 _BARE_LINK = re.compile(r"^\[[^\]]*\]\([^)]*\)$")
 _HEADING = re.compile(r"^#{1,6}\s+(.*?)[\s#]*$")
 _PADDING = re.compile(r"(?<=\S) {2,}")
