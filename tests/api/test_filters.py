@@ -58,6 +58,9 @@ async def test_search_filters_by_frontmatter(vault: httpx.AsyncClient) -> None:
     assert await search(filters=["persona=pirate"]) == set()
     inline = await vault.post("/search", json={"query": "budget #atlas"})
     assert paths(inline.json()) == {"meetings/atlas-kickoff.md"}
+    # no note carries #pilot (nor a tag under it): the word is searched, nothing filtered
+    words = await vault.post("/search", json={"query": "budget #pilot"})
+    assert "projects/beacon.md" in paths(words.json())
 
 
 async def test_a_bad_filter_is_a_400_that_says_what_is_wrong(vault: httpx.AsyncClient) -> None:

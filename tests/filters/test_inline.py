@@ -78,3 +78,10 @@ def test_a_pair_whose_key_no_note_has_stays_text() -> None:
     found = extract_inline("re:budget for type:meeting", known_key=lambda key: key == "type")
     assert found.question == "re:budget for"
     assert [c.source for c in found.conditions] == ["type:meeting"]
+
+
+def test_a_tag_no_note_carries_stays_text() -> None:
+    question = "How do I rename #todo to #tasks, only in #atlas notes?"
+    found = extract_inline(question, known_tag=lambda tag: tag == "atlas")
+    assert found.question == "How do I rename #todo to #tasks, only in notes?"
+    assert [c.source for c in found.conditions] == ["#atlas"]

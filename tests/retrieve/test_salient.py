@@ -27,6 +27,10 @@ from notecite.retrieve.salient import MissingTerms, name_groups, salient_terms, 
         ("What did the June 2021 release of Dendron add?", ["Dendron"]),
         ("What changed on Monday, March 15?", []),
         ("Who was the 4th to rule the Yuan dynasty?", ["Yuan"]),  # notes may write "fourth"
+        # what a link or an embed points to is the asker's own note or file
+        ("Why is ![[photo.png|300]] still huge in Foam?", ["Foam"]),
+        ("Does every [[note#Heading]] link follow a renamed heading?", []),
+        ("Does ![chart](chart-v2.svg) show in the preview?", []),
     ],
 )
 def test_salient_terms(question: str, expected: list[str]) -> None:

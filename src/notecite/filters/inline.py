@@ -38,16 +38,25 @@ class InlineFilters:
     conditions: tuple[Condition, ...] = ()
 
 
-def extract_inline(question: str, known_key: Callable[[str], bool] | None = None) -> InlineFilters:
+def extract_inline(
+    question: str,
+    known_key: Callable[[str], bool] | None = None,
+    known_tag: Callable[[str], bool] | None = None,
+) -> InlineFilters:
     """Cut ``#tag``, ``key:value``, ``has:key`` and ``key>=date`` out of ``question``.
 
     ``known_key`` (when given) says whether any note has a key: a ``key:value`` pair whose
     key none has stays in the text ("ratio 3:1", "re:budget" are words, not filters).
+    ``known_tag`` likewise says whether any note carries a tag or a tag under it: a ``#tag``
+    none carries stays in the text ("how do I rename #todo to #tasks?" asks about tags,
+    it does not filter by them).
     """
     found: list[tuple[int, Condition]] = []
 
     def tag(match: re.Match[str]) -> str:
         value = normalise_text("tags", match.group(1)).rstrip("/")
+        if known_tag is not None and not known_tag(value):
+            return match[0]
         found.append((match.start(), Condition("tags", Op.PREFIX, (value,), source=match[0])))
         return " "
 

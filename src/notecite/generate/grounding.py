@@ -71,6 +71,15 @@ _ABOUT_THE_CONTEXT = re.compile(
     r"doesn't|when|where|that|which|is|and|to|from|under|you|\[))",
     re.IGNORECASE,
 )
+# A sentence that says where the answer is, not what it is ("This information is provided
+# in the context of the [[daily-note]]", "More details are listed in [N2]"): it holds the
+# source's name, so a line "supports" it, but it states nothing the question asked.
+_WHERE_IT_IS = re.compile(
+    r"^(?:this|that|the|such|these|more|further)\s+(?:information|info|details?|answer)\s+"
+    r"(?:is|are|was|were|can\s+be)\s+(?:also\s+)?(?:provided|mentioned|given|found|stated|"
+    r"described|listed|shown|available|explained|documented|covered)\b",
+    re.IGNORECASE,
+)
 # "According to the context, " before what a claim says: the reader never saw a context.
 _CONTEXT_LEAD_IN = re.compile(
     r"^(?:(?:according\s+to|based\s+on|as\s+(?:stated|mentioned|described|shown)\s+in|from|in)"
@@ -425,7 +434,7 @@ class Grounder:
             if not claim.cids and claim.body.endswith(":"):
                 grounded.append(GroundedClaim(claim, "neutral"))  # a lead-in to what follows
                 continue
-            if _ABOUT_THE_CONTEXT.search(claim.body):
+            if _ABOUT_THE_CONTEXT.search(claim.body) or _WHERE_IT_IS.match(claim.content):
                 grounded.append(GroundedClaim(claim, "unsupported"))
                 continue
             if _points_only(claim) or not every:

@@ -35,7 +35,8 @@ def request_filters(
 ) -> RequestFilters:
     """Parse ``expressions`` and the inline filters of ``question``.
 
-    An inline ``key:value`` applies only where some note of ``vaults`` has the key.
+    An inline ``key:value`` applies only where some note of ``vaults`` has the key, and an
+    inline ``#tag`` only where some note carries the tag or a tag under it.
 
     Raises:
         FilterError: an expression is malformed.
@@ -48,7 +49,16 @@ def request_filters(
             return True
         return bool(store.frontmatter_facets(ids, [key])[key])
 
-    inline = extract_inline(question, known_key)
+    tags: list[str] = []  # the vaults' tags, read once, at the first inline tag
+
+    def known_tag(value: str) -> bool:
+        if not isinstance(store, FrontmatterFacets):
+            return True
+        if not tags:
+            tags.extend(store.frontmatter_facets(ids, ["tags"])["tags"] or [""])
+        return any(t == value or t.startswith(f"{value}/") for t in tags)
+
+    inline = extract_inline(question, known_key, known_tag)
     return RequestFilters(inline.question, tuple(dict.fromkeys((*given, *inline.conditions))))
 
 

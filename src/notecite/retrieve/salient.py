@@ -21,6 +21,10 @@ _TOKEN = re.compile(r"(?<![\w@-])(?:--?|[@#])?[^\W_][\w]*(?:[./:_+-][\w]+)*[+#]*
 _CAMEL = re.compile(r"[a-z][A-Z]|[A-Z]{2,}[a-z]")
 _ORDINAL = re.compile(r"\d+(?:st|nd|rd|th)", re.IGNORECASE)
 _VERSION = re.compile(r"[vV]?(\d+(?:\.\d+)+)")
+# A link or embed written in the question ("![[photo.png|300]]", "[[note#Heading]]",
+# "[x](diagram.svg)") names the asker's own note or file, or shows the syntax: the notes need
+# not hold it to answer.
+_LINK = re.compile(r"!?\[\[[^\]\n]*\]\]|\]\([^)\s]*\)")
 # Capitalised words that start questions or are common in them, never names.
 _COMMON_TEXT = """
 what when where which who whom whose why how is are was were do does did can could
@@ -83,12 +87,13 @@ def salient_terms(question: str) -> list[str]:
     A term is a code span or a quoted phrase; a token with inner punctuation or digits
     (``v0.19``, ``foam.graph.style``, ``--force``, ``C++``); a CamelCase or all-caps token
     (``GitHub``, ``PDF``); or a capitalised word that does not start the question or a
-    sentence (``Logseq`` in "Can Foam import from Logseq?").
+    sentence (``Logseq`` in "Can Foam import from Logseq?"). What a link or an embed in the
+    question points to is none (:data:`_LINK`).
     """
     found: list[str] = []
     for pattern in (_CODE, _QUOTED):
         found.extend(m.group(1).strip() for m in pattern.finditer(question))
-    plain = _QUOTED.sub(" ", _CODE.sub(" ", question))
+    plain = _LINK.sub(" ", _QUOTED.sub(" ", _CODE.sub(" ", question)))
     for match in _TOKEN.finditer(plain):
         token = match.group(0).rstrip(".:-")
         lower = token.lower()
