@@ -133,6 +133,23 @@ def test_an_answer_saying_the_notes_lack_it_is_kept(make_engine: MakeEngine) -> 
     assert not any("fallback" in note for note in response.debug.notes)
 
 
+def test_an_answer_saying_the_context_lacks_it_speaks_of_the_notes(
+    make_engine: MakeEngine,
+) -> None:
+    # the reader never saw a "context": the model's name for its prompt is their notes
+    llm = ScriptedLLM(
+        "The context does not provide the guest list. Since the provided context mentions "
+        "no flights, I cannot answer based on the given information."
+    )
+    response = make_engine(llm=llm).ask(AskRequest(question=APOLLO))
+
+    assert response.abstain_reason == "insufficient_information"
+    assert response.answer == (
+        "Your notes do not provide the guest list. Since your notes mention no flights, I "
+        "cannot answer based on your notes."
+    )
+
+
 def test_a_cited_answer_does_not_abstain(make_engine: MakeEngine) -> None:
     answer = "The Apollo launch is scheduled for March 14 [N1]."
     response = make_engine(llm=ScriptedLLM(answer)).ask(AskRequest(question=APOLLO))

@@ -5,7 +5,11 @@ from __future__ import annotations
 import pytest
 
 from notecite.generate.base import ContextSource
-from notecite.generate.citations import acknowledges_gap, validate_citations
+from notecite.generate.citations import (
+    acknowledges_gap,
+    as_said_of_the_notes,
+    validate_citations,
+)
 
 SOURCES = (
     ContextSource("N1", "v1", "projects/work/apollo.md", "# Apollo > ## Launch", "March 14."),
@@ -118,3 +122,21 @@ def test_answers_that_admit_a_gap_are_recognised(text: str) -> None:
 )
 def test_plain_answers_do_not_admit_a_gap(text: str) -> None:
     assert not acknowledges_gap(text)
+
+
+@pytest.mark.parametrize(
+    ("said", "shown"),
+    [
+        ("The context does not specify the port.", "Your notes do not specify the port."),
+        ("The given context doesn't say who.", "Your notes do not say who."),
+        ("The information provided specifies no date.", "Your notes specify no date."),
+        ("No, it is not in the context.", "No, it is not in your notes."),
+        # a context menu, and "in the context of", are not the prompt
+        ("It is not in the context menu.", "It is not in the context menu."),
+        ("In the context of publishing, no.", "In the context of publishing, no."),
+    ],
+)
+def test_an_answer_saying_the_notes_lack_something_calls_them_the_notes(
+    said: str, shown: str
+) -> None:
+    assert as_said_of_the_notes(said) == shown

@@ -26,7 +26,12 @@ from notecite.generate.base import (
     GenerationRequest,
     GenerationUsage,
 )
-from notecite.generate.citations import FALLBACK_ANSWER, acknowledges_gap, validate_citations
+from notecite.generate.citations import (
+    FALLBACK_ANSWER,
+    acknowledges_gap,
+    as_said_of_the_notes,
+    validate_citations,
+)
 from notecite.generate.context import (
     ContextBlock,
     ContextBudget,
@@ -315,7 +320,7 @@ def _checked_answer(
     outcome: Outcome = "answered"
     if settings.grounded and not cited:
         if acknowledges_gap(validated.text):
-            outcome, text = "gap", without_hint_echo(validated.text)
+            outcome, text = "gap", as_said_of_the_notes(without_hint_echo(validated.text))
         else:
             outcome, text = "fallback", FALLBACK_ANSWER
     relabel = first_cited_order(cited, [s.cid for s in sources])

@@ -23,6 +23,20 @@ _ACKNOWLEDGES_GAP = re.compile(
 
 FALLBACK_ANSWER = "I don't have enough information in your notes to answer that."
 
+# What a model calls its prompt ("the context", "the provided information"), which the
+# reader never saw: in an answer saying the notes lack something, it is "your notes".
+_THE_CONTEXT = r"(?:the|this)\s+(?:given\s+|provided\s+|above\s+)?(?:context|information provided)"
+_CONTEXT_DOES_NOT = re.compile(rf"\b{_THE_CONTEXT}\s+(?:does\s+not|doesn't|did\s+not)\b", re.I)
+_CONTEXT_VERB = re.compile(
+    rf"\b{_THE_CONTEXT}\s+(provide|mention|state|say|contain|include|give|specifie|describe)s\b",
+    re.IGNORECASE,
+)
+_CONTEXT_NOUN = re.compile(
+    r"\b(?:the|this)\s+(?:given|provided|above)\s+(?:context|information)\b"
+    r"|\bthe\s+context\b(?!\s+(?:menu|of)\b)",
+    re.IGNORECASE,
+)
+
 
 @dataclass(frozen=True)
 class ValidatedAnswer:
@@ -36,6 +50,18 @@ class ValidatedAnswer:
 def acknowledges_gap(text: str) -> bool:
     """Does the answer say the notes do not hold the answer?"""
     return bool(_ACKNOWLEDGES_GAP.search(text))
+
+
+def as_said_of_the_notes(text: str) -> str:
+    """An answer saying the notes lack something, with the model's name for its prompt
+    made the reader's: "The context does not provide X" -> "Your notes do not provide X"."""
+    said = _CONTEXT_DOES_NOT.sub("your notes do not", text)
+    said = _CONTEXT_VERB.sub(
+        lambda m: f"your notes {m.group(1).replace('specifie', 'specify')}", said
+    )
+    said = _CONTEXT_NOUN.sub("your notes", said)
+    # a sentence that now starts with "your notes" starts with a capital
+    return re.sub(r"(^|[.!?]\s+)your notes", lambda m: f"{m.group(1)}Your notes", said)
 
 
 def _norm_section(text: str) -> str:
