@@ -1,8 +1,8 @@
 """Fit the answerability gate (``notecite.retrieve.answerability``) on the dev split of the
 vault QA set, and choose its threshold there.
 
-Every dev question of ``bench/qa/vaults.jsonl``, ``vaults-dev2.jsonl`` and ``vaults-
-dev3.jsonl`` is retrieved exactly as ``ask`` retrieves it (the indexes of ``notecite eval
+Every dev question of ``bench/qa/vaults.jsonl``, ``vaults-dev2.jsonl``, ``vaults-dev3.jsonl``
+and ``vaults-dev4.jsonl`` is retrieved exactly as ``ask`` retrieves it (the indexes of ``notecite eval
 qa`` under ``--home``; run that first), the gate's features are read, and a logistic
 regression (L2, Newton steps, standardised features) is fitted to "answerable" (fact, how-
 to, multi-note, time, folder-scoped) against "not answerable" (near-miss, off-topic). The
@@ -32,7 +32,7 @@ from notecite.types import SearchFilter
 
 REPO = Path(__file__).resolve().parent.parent
 ANSWERABLE = {"fact", "how-to", "multi-note", "time", "folder-scoped"}
-DEV_SETS = ("vaults.jsonl", "vaults-dev2.jsonl", "vaults-dev3.jsonl")
+DEV_SETS = ("vaults.jsonl", "vaults-dev2.jsonl", "vaults-dev3.jsonl", "vaults-dev4.jsonl")
 
 
 def collect(home: Path, data: Sequence[Path]) -> tuple[np.ndarray, np.ndarray, list[str]]:
@@ -114,7 +114,7 @@ def main() -> None:
         type=Path,
         nargs="+",
         default=[REPO / "bench" / "qa" / name for name in DEV_SETS],
-        help="QA files whose dev items are fitted on (default: the three dev sets of bench/qa)",
+        help="QA files whose dev items are fitted on (default: the four dev sets of bench/qa)",
     )
     parser.add_argument("--l2", type=float, default=1.0)
     parser.add_argument("--max-wrong", type=float, default=0.05)
