@@ -148,6 +148,23 @@ def test_a_marker_pointing_at_a_release_note_is_repaired_with_its_title() -> Non
     assert grounding.text.startswith("The release that added password protection is 0.33: ")
 
 
+def test_a_marker_pointing_at_a_changelog_section_is_repaired_with_its_version() -> None:
+    changelog = ContextSource(
+        "N1",
+        "d",
+        "changelog.md",
+        "## 0.88.0 > ### Deprecation Notices",
+        "- deprecate(views): Tree view V2 will be removed in the near future.",
+        line_start=40,
+        title="Changelog",
+    )
+    answer = "The version that first warned that tree view V2 would go is [N1]."
+    grounding = Grounder().ground(answer, (changelog,), "Which version first warned of it?")
+    assert grounding.text.startswith(
+        "The version that first warned that tree view V2 would go is 0.88.0: "
+    )
+
+
 def test_a_marker_in_place_of_a_releases_name_gets_the_name() -> None:
     release = ContextSource(
         "N1",

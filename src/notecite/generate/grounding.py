@@ -247,12 +247,23 @@ def paths_as_markers(answer: str, sources: Sequence[ContextSource]) -> str:
 _RELEASE_MARKER = re.compile(r"\b(release|version)\s+\[(N\d+)\]", re.IGNORECASE)
 
 
+# A heading that names a version: "## 0.88.0" of a changelog, "## v1.2 (2024-05-01)"
+_VERSION_HEADING = re.compile(r"^#*\s*(v?\d+(?:\.\d+)+)\b")
+
+
 def _release_name(source: ContextSource | None, question: str) -> str:
-    """The title of ``source`` when it is a release note and ``question`` asks when something
-    arrived (the release's name: "0.99"); "" otherwise."""
-    if source is None or not source.title.strip() or not asks_when_released(question):
+    """The name of the release ``source`` tells of, when it is a release note and
+    ``question`` asks when something arrived: the version heading it sits under (a section
+    "## 0.88.0" of a changelog), else its title ("0.99"); "" otherwise."""
+    if source is None or not asks_when_released(question):
         return ""
-    return source.title.strip() if is_release_note(source.rel_path, source.title) else ""
+    if not is_release_note(source.rel_path, source.title):
+        return ""
+    for heading in source.heading_path.split(" > "):
+        version = _VERSION_HEADING.match(heading.strip())
+        if version:
+            return version.group(1)
+    return source.title.strip()
 
 
 def release_markers(answer: str, sources: Sequence[ContextSource], question: str) -> str:
