@@ -548,3 +548,32 @@ def test_a_claim_without_markers_goes_to_its_best_source_when_the_next_markers_l
     answer = "The budget is 40000 euros. A storm could delay the launch [N2]."
     grounding = Grounder().ground(answer, SOURCES, "Budget and risks?")
     assert grounding.text == "The budget is 40000 euros [N1]. A storm could delay the launch [N2]."
+
+
+CLI = ContextSource(
+    "N1",
+    "notes",
+    "cli/outline.md",
+    "# outline",
+    "Print a note's headings as JSON:\n```sh\nfoam outline my-note --format json\n```",
+    line_start=1,
+)
+
+
+def test_a_code_block_of_the_answer_is_one_claim_kept_whole_with_its_marker_after_it() -> None:
+    answer = (
+        "Use the outline command [N1]. Run:\n```sh\nfoam outline my-note --format json [N1]\n```\n"
+        "It prints JSON [N1]."
+    )
+    grounding = Grounder().ground(answer, (CLI,), "How do I print the headings as JSON?")
+    assert [c.claim.is_code for c in grounding.claims] == [False, False, True, False]
+    assert grounding.text == (
+        "Use the outline command [N1]. Run:\n```sh\nfoam outline my-note --format json\n```\n"
+        "[N1]\nIt prints JSON [N1]."
+    )
+
+
+def test_a_code_block_with_a_line_the_notes_lack_goes_with_its_fences_and_lead_in() -> None:
+    answer = "Use the outline command [N1]. Then reload your shell:\n```bash\nsource ~/.bashrc\n```"
+    grounding = Grounder().ground(answer, (CLI,), "How do I print the headings as JSON?")
+    assert grounding.text == "Use the outline command [N1]."

@@ -1,7 +1,8 @@
 """Claim-level grounding: every claim of an answer is matched to a line of the notes.
 
 The answer is split into claims (sentences and list items, each with the ``[Nk]`` markers
-written after it). A claim's support in a source is its best line of that source (read under
+written after it; a fenced code block is one claim, each of its lines a code span the notes
+must hold, kept whole with its markers after its closing fence). A claim's support in a source is its best line of that source (read under
 the note's title and section), scored by how many of the claim's content terms the line holds
 (numbers, code spans and names must be there; common words count less), optionally mixed
 with the cosine of their vectors.
@@ -35,7 +36,7 @@ import numpy as np
 
 from notecite.generate.base import ContextSource
 from notecite.generate.dates import find_dates
-from notecite.generate.markup import is_markup_or_link, split_outside_code, unwrap
+from notecite.generate.markup import is_fence, is_markup_or_link, split_outside_code, unwrap
 from notecite.generate.prompts import shown_paths
 from notecite.retrieve.releases import asks_when_released, is_release_note
 from notecite.retrieve.terms import STOPWORDS, stem
@@ -122,8 +123,19 @@ class Claim:
         return _MARKERS.sub("", self.text).strip()
 
     @property
+    def is_code(self) -> bool:
+        """Is the claim a fenced code block of the answer (one claim, fences and all)?"""
+        return self.text.lstrip().startswith(_FENCE_MARKS)
+
+    @property
     def content(self) -> str:
-        """What the claim says: its body without a list item's number."""
+        """What the claim says: its body without a list item's number; for a code block,
+        each of its lines as a code span (each must be a line of the notes, as written)."""
+        if self.is_code:
+            inner = self.body.split("\n")[1:]
+            if inner and inner[-1].strip().startswith(_FENCE_MARKS):
+                inner = inner[:-1]
+            return " ".join(f"`{line.strip().strip('`')}`" for line in inner if line.strip())
         return _LIST_ITEM.sub("", self.body)
 
 
@@ -279,12 +291,51 @@ def release_markers(answer: str, sources: Sequence[ContextSource], question: str
     return _RELEASE_MARKER.sub(named, answer)
 
 
+_FENCE_MARKS = ("```", "~~~")
+
+
+def _segments(answer: str) -> list[tuple[bool, str]]:
+    """``answer`` as prose and fenced code blocks, in order: (is it code, its text). A block
+    runs from its opening fence to the closing one (or the end of the answer)."""
+    segments: list[tuple[bool, str]] = []
+    prose: list[str] = []
+    code: list[str] = []
+    fence = ""
+    for line in answer.split("\n"):
+        stripped = line.strip()
+        if fence:
+            code.append(line)
+            if stripped.startswith(fence) and not stripped.strip(fence[0]):
+                segments.append((True, "\n".join(code)))
+                code, fence = [], ""
+        elif is_fence(stripped):
+            if prose:
+                segments.append((False, "\n".join(prose)))
+                prose = []
+            fence = stripped[:3]
+            code = [line]
+        else:
+            prose.append(line)
+    if code:
+        segments.append((True, "\n".join(code)))
+    if prose:
+        segments.append((False, "\n".join(prose)))
+    return segments
+
+
 def split_claims(answer: str) -> list[Claim]:
-    """Sentences and list items of ``answer``, each with the ids cited right after it."""
+    """Sentences and list items of ``answer``, each with the ids cited right after it; a
+    fenced code block is one claim."""
     claims: list[Claim] = []
     answer = _MARKERS_AFTER_STOP.sub(r"\2\1", answer)  # "x. [N1] Y" -> "x [N1]. Y"
+    pieces: list[str] = []
+    for code, segment in _segments(answer):
+        pieces.extend([segment] if code else split_outside_code(_CLAIM_END, segment))
     number = ""  # a list item's number, split off its text at "1. Place ..."
-    for piece in split_outside_code(_CLAIM_END, answer):
+    for piece in pieces:
+        if piece.lstrip().startswith(_FENCE_MARKS):
+            claims.append(Claim(piece.strip(), tuple(dict.fromkeys(_ONE_MARKER.findall(piece)))))
+            continue
         text = piece.strip()
         if _LIST_NUMBER.fullmatch(text):
             number = text + " "
@@ -560,6 +611,8 @@ class Grounder:
                 continue
             if item.repaired:  # a repair wrote each quoted line with its own marker
                 kept.append(item.claim.text)
+            elif item.claim.is_code:  # its markers after the block: a fence closes alone
+                kept.append("\n".join([item.claim.body, "".join(f"[{c}]" for c in item.cids)]))
             else:
                 kept.append(_cite(_named(item.claim, names or {}), item.cids))
             cited.extend(item.cids)
@@ -582,7 +635,7 @@ def _cited_after(claims: Sequence[Claim], number: int) -> tuple[str, ...]:
     return ()
 
 
-_LIST_LIKE = re.compile(r"^(?:\d{1,3}[.)]|[-*+])\s")
+_LIST_LIKE = re.compile(r"^(?:\d{1,3}[.)]\s|[-*+]\s|```|~~~)")
 
 
 def _introduces_nothing(grounded: Sequence[GroundedClaim], number: int) -> bool:
@@ -633,13 +686,22 @@ def _cite(body: str, cids: Sequence[str]) -> str:
 
 def _join(claims: Sequence[str]) -> str:
     text = ""
+    after_code = False
     for claim in claims:
+        code = claim.startswith(_FENCE_MARKS)
         if not text:
             text = claim
-        elif text.endswith(":") or claim.startswith(("-", "*")) or re.match(r"\d+[.)]\s", claim):
+        elif (
+            text.endswith(":")
+            or code
+            or after_code
+            or claim.startswith(("-", "*"))
+            or re.match(r"\d+[.)]\s", claim)
+        ):
             text += "\n" + claim
         else:
             text += " " + claim
+        after_code = code
     return text.strip()
 
 
