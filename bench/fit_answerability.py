@@ -2,10 +2,11 @@
 vault QA set, and choose its threshold there.
 
 Every dev question of ``bench/qa/vaults.jsonl``, ``vaults-dev2.jsonl``, ``vaults-dev3.jsonl``
-and ``vaults-dev4.jsonl`` is retrieved exactly as ``ask`` retrieves it (the indexes of ``notecite eval
-qa`` under ``--home``; run that first), the gate's features are read, and a logistic
-regression (L2, Newton steps, standardised features) is fitted to "answerable" (fact, how-
-to, multi-note, time, folder-scoped) against "not answerable" (near-miss, off-topic). The
+and ``vaults-dev4.jsonl`` is retrieved exactly as ``ask`` retrieves it (the indexes of
+``notecite eval qa`` under ``--home``; run that first), the gate's features are read, and a
+logistic regression (L2, Newton steps, standardised features) is fitted to "answerable"
+(fact, how-to, multi-note, time, folder-scoped) against "not answerable" (near-miss,
+off-topic). The
 threshold is the one with the fewest errors (answerable questions abstained on plus
 unanswerable ones let through) that keeps wrongly abstained answerable questions at or under
 ``--max-wrong``, in the middle of its gap, judged on leave-one-out probabilities. The test
