@@ -577,3 +577,20 @@ def test_a_code_block_with_a_line_the_notes_lack_goes_with_its_fences_and_lead_i
     answer = "Use the outline command [N1]. Then reload your shell:\n```bash\nsource ~/.bashrc\n```"
     grounding = Grounder().ground(answer, (CLI,), "How do I print the headings as JSON?")
     assert grounding.text == "Use the outline command [N1]."
+
+
+def test_three_backticks_around_text_on_one_line_of_the_answer_are_a_code_span() -> None:
+    source = ContextSource(
+        "N1",
+        "notes",
+        "onenote.md",
+        "# Usage",
+        "If you get an error, run this line:\n```Set-ExecutionPolicy Bypass -Scope Process```",
+        line_start=1,
+    )
+    answer = "Run the following command:\n```Set-ExecutionPolicy Bypass -Scope Process``` [N1]"
+    grounding = Grounder().ground(answer, (source,), "The script fails with a security error?")
+    assert not grounding.claims[-1].claim.is_code
+    assert grounding.text == (
+        "Run the following command:\n```Set-ExecutionPolicy Bypass -Scope Process``` [N1]"
+    )

@@ -124,8 +124,9 @@ class Claim:
 
     @property
     def is_code(self) -> bool:
-        """Is the claim a fenced code block of the answer (one claim, fences and all)?"""
-        return self.text.lstrip().startswith(_FENCE_MARKS)
+        """Is the claim a fenced code block of the answer (one claim, fences and all)? A
+        line of three backticks around text ("```x``` [N1]") is a code span, not a block."""
+        return _opens_code_block(self.text)
 
     @property
     def content(self) -> str:
@@ -133,7 +134,7 @@ class Claim:
         each of its lines as a code span (each must be a line of the notes, as written)."""
         if self.is_code:
             inner = self.body.split("\n")[1:]
-            if inner and inner[-1].strip().startswith(_FENCE_MARKS):
+            if inner and is_fence(inner[-1]):
                 inner = inner[:-1]
             return " ".join(f"`{line.strip().strip('`')}`" for line in inner if line.strip())
         return _LIST_ITEM.sub("", self.body)
@@ -291,7 +292,9 @@ def release_markers(answer: str, sources: Sequence[ContextSource], question: str
     return _RELEASE_MARKER.sub(named, answer)
 
 
-_FENCE_MARKS = ("```", "~~~")
+def _opens_code_block(text: str) -> bool:
+    """Does ``text`` start with a code fence line (not a one-line code span)?"""
+    return is_fence(text.lstrip().split("\n", 1)[0])
 
 
 def _segments(answer: str) -> list[tuple[bool, str]]:
@@ -328,12 +331,15 @@ def split_claims(answer: str) -> list[Claim]:
     fenced code block is one claim."""
     claims: list[Claim] = []
     answer = _MARKERS_AFTER_STOP.sub(r"\2\1", answer)  # "x. [N1] Y" -> "x [N1]. Y"
-    pieces: list[str] = []
+    pieces: list[tuple[bool, str]] = []
     for code, segment in _segments(answer):
-        pieces.extend([segment] if code else split_outside_code(_CLAIM_END, segment))
+        if code:
+            pieces.append((True, segment))
+        else:
+            pieces.extend((False, piece) for piece in split_outside_code(_CLAIM_END, segment))
     number = ""  # a list item's number, split off its text at "1. Place ..."
-    for piece in pieces:
-        if piece.lstrip().startswith(_FENCE_MARKS):
+    for code, piece in pieces:
+        if code:
             claims.append(Claim(piece.strip(), tuple(dict.fromkeys(_ONE_MARKER.findall(piece)))))
             continue
         text = piece.strip()
@@ -688,7 +694,7 @@ def _join(claims: Sequence[str]) -> str:
     text = ""
     after_code = False
     for claim in claims:
-        code = claim.startswith(_FENCE_MARKS)
+        code = _opens_code_block(claim)
         if not text:
             text = claim
         elif (
