@@ -3,6 +3,7 @@ inside its question (``#atlas``, ``type:meeting``), and whether they leave any n
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -49,14 +50,16 @@ def request_filters(
             return True
         return bool(store.frontmatter_facets(ids, [key])[key])
 
-    tags: list[str] = []  # the vaults' tags, read once, at the first inline tag
+    facets = store if isinstance(store, FrontmatterFacets) else None
+
+    @functools.cache  # read once, at the first inline tag
+    def vault_tags() -> tuple[str, ...]:
+        return tuple(facets.frontmatter_facets(ids, ["tags"])["tags"]) if facets else ()
 
     def known_tag(value: str) -> bool:
-        if not isinstance(store, FrontmatterFacets):
+        if facets is None:
             return True
-        if not tags:
-            tags.extend(store.frontmatter_facets(ids, ["tags"])["tags"] or [""])
-        return any(t == value or t.startswith(f"{value}/") for t in tags)
+        return any(t == value or t.startswith(f"{value}/") for t in vault_tags())
 
     inline = extract_inline(question, known_key, known_tag)
     return RequestFilters(inline.question, tuple(dict.fromkeys((*given, *inline.conditions))))
