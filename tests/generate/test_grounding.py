@@ -242,6 +242,35 @@ def test_a_code_span_is_found_on_a_code_block_line() -> None:
     assert claim.status == "unsupported"
 
 
+@pytest.mark.parametrize("fenced", [True, False])
+def test_a_claim_that_flattens_a_block_is_read_against_the_line_introducing_it(
+    fenced: bool,
+) -> None:
+    fence = "```yaml\n" if fenced else ""
+    close = "```\n" if fenced else ""
+    config = ContextSource(
+        "N1",
+        "dendron",
+        "backlinks.md",
+        "## Candidate Backlinks",
+        "This feature is disabled by default. To enable it, add this to `dendron.yml`:\n"
+        f"{fence}dev:\n  enableLinkCandidates: true\n{close}\nThe icon shows the kind.",
+        line_start=20,
+    )
+    answer = (
+        "It is disabled by default, but you can enable it by adding "
+        "`dev: enableLinkCandidates: true` to `dendron.yml` [N1]."
+    )
+    (claim,) = Grounder().ground(answer, (config,), "Can I see candidates?").claims
+    assert claim.status == "supported"
+    assert claim.support is not None
+    assert claim.support.line == 20
+    # the block's lines are read with their lead-in only as they are written
+    wrong = answer.replace("dev: enableLinkCandidates", "preview: enableLinkCandidates")
+    (claim,) = Grounder().ground(wrong, (config,), "Can I see candidates?").claims
+    assert claim.status == "unsupported"
+
+
 def test_a_claim_supported_by_another_source_is_cited_to_it() -> None:
     grounding = Grounder().ground("A storm could delay the launch [N1].", SOURCES, "Risks?")
     (claim,) = grounding.claims

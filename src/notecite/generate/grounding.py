@@ -3,7 +3,9 @@
 The answer is split into claims (sentences and list items, each with the ``[Nk]`` markers
 written after it; a fenced code block is one claim, each of its lines a code span the notes
 must hold, kept whole with its markers after its closing fence). A claim's support in a
-source is its best line of that source (read under the note's title and section), scored by
+source is its best line of that source (read under the note's title and section; two
+neighbouring sentences, and a line ending in a colon with the lines it introduces, are
+candidate lines too: a claim often joins them), scored by
 how many of the claim's content terms the line holds (numbers, code spans and names must be
 there; common words count less), optionally mixed with the cosine of their vectors.
 A claim is:
@@ -377,7 +379,38 @@ def _lines(source: ContextSource, pairs: bool = True) -> list[tuple[str, int]]:
         return found
     # A claim may join two neighbouring sentences: each pair is a candidate line too.
     joined = [(f"{a} {b}", n) for (a, n), (b, _) in itertools.pairwise(found)]
-    return found + joined
+    return found + joined + _introduced(source)
+
+
+# Lines read with the line that introduces them ("add this to `dendron.yml`:").
+INTRODUCED_LINES = 8
+
+
+def _introduced(source: ContextSource) -> list[tuple[str, int]]:
+    """Each line that ends in a colon read with the lines it introduces (a code block or a
+    list, up to a blank line or the block's end), as one candidate line. A claim often says
+    both in one sentence, a block flattened into a code span: "enable it with `dev:
+    enableLinkCandidates: true` in `dendron.yml`" (the evidence context shows the block's
+    lines without their fences)."""
+    lines = source.text.split("\n")
+    found: list[tuple[str, int]] = []
+    for index, line in enumerate(lines):
+        text = line.strip().lstrip("-*>#").strip()
+        if not text.endswith(":") or is_fence(text):
+            continue
+        after: list[str] = []
+        for body in lines[index + 1 :]:
+            if not body.strip() or len(after) == INTRODUCED_LINES:
+                break
+            if is_fence(body):
+                if after:
+                    break  # the block's closing fence
+                continue
+            after.append(body.strip())
+        if after:
+            at = source.line_start + index if source.line_start else 0
+            found.append((" ".join([text, *after]), at))
+    return found
 
 
 _DANGLING = re.compile(
