@@ -51,12 +51,13 @@ from notecite.schemas.ask import AskRequest
 from notecite.store.sqlite import SQLiteStore
 from notecite.testing import ScriptedLLM
 
-DEV_SETS = ("vaults.jsonl", "vaults-dev2.jsonl", "vaults-dev3.jsonl")
+DEV_SETS = ("vaults.jsonl", "vaults-dev2.jsonl", "vaults-dev3.jsonl", "vaults-dev4.jsonl")
 _HINT_START = ABSENT_HINT.split("{", 1)[0]
 THRESHOLDS = (0.45, 0.5, 0.53, 0.55, 0.57, 0.6, 0.62, 0.65, 0.7)
 
-Asked = tuple[str, str, bool, tuple[ChatMessage, ...] | None]
-"""(set, question id, answerable, the reading check's messages; None: not checked)."""
+Asked = tuple[str, str, bool, tuple[ChatMessage, ...] | None, float | None]
+"""(set, question id, answerable, the reading check's messages (None: not checked), the
+gate's P(answerable))."""
 
 
 def _recorder() -> ScriptedLLM:
@@ -88,11 +89,17 @@ def vault_questions(home: Path) -> list[Asked]:
         with Engine(eval_settings(load_settings(home=home), f"qa-{vault}"), llm=llm) as engine:
             for item in (i for i in items if i.vault == vault):
                 answers = len(llm.answer_calls)
-                engine.ask(
-                    AskRequest(question=item.question, vaults=[vault], folders=[*item.folders])
+                response = engine.ask(
+                    AskRequest(
+                        question=item.question,
+                        vaults=[vault],
+                        folders=[*item.folders],
+                        debug=True,
+                    )
                 )
                 if len(llm.answer_calls) > answers:  # reached the model
-                    asked.append(("vault", item.id, True, _checked(llm, item.question)))
+                    gate = response.debug.answerability if response.debug else None
+                    asked.append(("vault", item.id, True, _checked(llm, item.question), gate))
     return asked
 
 
@@ -117,9 +124,11 @@ def squad_questions(n: int, seed: int) -> list[Asked]:
     with Engine(settings, store=SQLiteStore(out / "index.db"), llm=llm) as engine:
         for q in chosen:
             answers = len(llm.answer_calls)
-            engine.ask(AskRequest(question=q.question))
+            response = engine.ask(AskRequest(question=q.question, debug=True))
             if len(llm.answer_calls) > answers:
-                asked.append(("squad", q.qid, q.answerable, _checked(llm, q.question)))
+                gate = response.debug.answerability if response.debug else None
+                messages = _checked(llm, q.question)
+                asked.append(("squad", q.qid, q.answerable, messages, gate))
     return asked
 
 
@@ -145,15 +154,13 @@ def main() -> None:
     args.out.parent.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
     with args.out.open("w") as log:
-        for kind, qid, answerable, messages in asked:
+        for kind, qid, answerable, messages, gate in asked:
             if messages is None:
                 continue
             chance = model.yes_probability(messages)
             scores[qid] = chance if chance is not None else 1.0
-            log.write(
-                json.dumps({"set": kind, "id": qid, "answerable": answerable, "p_yes": chance})
-                + "\n"
-            )
+            record = {"set": kind, "id": qid, "answerable": answerable, "p_yes": chance}
+            log.write(json.dumps({**record, "p_gate": gate}) + "\n")
     print(f"weighed {len(scores)} in {time.perf_counter() - started:.0f} s; log: {args.out}")
     records = {
         r["id"]: r
@@ -164,10 +171,10 @@ def main() -> None:
     }
 
     def group(kind: str, answerable: bool) -> list[str]:
-        return [q for k, q, a, m in asked if k == kind and a is answerable and m is not None]
+        return [q for k, q, a, m, _ in asked if k == kind and a is answerable and m is not None]
 
     skipped = {
-        k: sum(1 for kk, _, _, m in asked if kk == k and m is None) for k in ("squad", "vault")
+        k: sum(1 for kk, _, _, m, _ in asked if kk == k and m is None) for k in ("squad", "vault")
     }
     sq_a, sq_u, vault = group("squad", True), group("squad", False), group("vault", True)
     print(
