@@ -59,16 +59,20 @@ def test_the_file_section_context_block_is_the_seed_format() -> None:
     ]
 
 
-def test_the_numbered_context_block_labels_chunks_by_their_ids() -> None:
+def test_the_numbered_context_block_labels_chunks_by_their_ids_best_last() -> None:
     lines = context_block(SOURCES, "numbered").split("\n")
     assert lines[0] == "--- Context from notes ---"
-    assert lines[1:4] == [
+    # the best source (N1) is read last, right before the question
+    assert lines[1] == "[N2] home/readme | (top of note)"
+    assert lines[4:7] == [
         "[N1] work/apollo | Launch",  # the first heading only repeats the name
         "On March 14.",
         "",
     ]
-    assert lines[4] == "[N2] home/readme | (top of note)"
     assert lines[-1] == "--- End Context ---"
+    question = answer_messages("When?", SOURCES, "numbered", "normal")[-1].content
+    assert question.index("[N1]") > question.index("[N2]")
+    assert question.index("[N1]") < question.index("Question: When?")
 
 
 def test_a_title_that_says_more_than_the_path_and_section_is_in_the_header() -> None:
@@ -100,7 +104,7 @@ def test_one_vault_is_not_named_on_every_header_and_other_files_keep_their_exten
         ContextSource("N2", "work", "scans/budget.pdf", "", "40000 euros."),
     )
     headers = [ln for ln in context_block(one_vault, "numbered").split("\n") if ln[:2] == "[N"]
-    assert headers == ["[N1] apollo", "[N2] budget.pdf | (top of note)"]
+    assert sorted(headers) == ["[N1] apollo", "[N2] budget.pdf | (top of note)"]
 
 
 def test_a_header_names_a_file_with_only_the_folders_that_tell_it_apart() -> None:
