@@ -14,6 +14,7 @@ are that prompt (without the absent-terms hint, as the product sends it) with
   where the figures are reported (its index under ``bench/out/squad``; run that first).
 
 Questions answered yes or no are not checked (``asks_yes_or_no``) and are counted apart.
+Each weighed question's P(yes) and the gate's P(answerable) are logged to ``--out``.
 For each threshold: SQuAD unanswerable refused, SQuAD answerable kept, vault answerable
 refused; with ``--records`` (the JSON lines of ``notecite eval qa --out``), how many of the
 refused vault answers held the key fact or cited a gold note in that run.
