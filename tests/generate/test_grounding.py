@@ -271,6 +271,22 @@ def test_a_claim_that_flattens_a_block_is_read_against_the_line_introducing_it(
     assert claim.status == "unsupported"
 
 
+def test_a_lead_in_with_its_list_supports_no_claim_without_a_code_span() -> None:
+    timeline = ContextSource(
+        "N1",
+        "foam",
+        "vscode.md",
+        "## Timeline View",
+        "Track changes to your notes over time:\n- Open the Explorer panel\n"
+        "- Git commits show when notes were changed\n- File saves track editing sessions\n"
+        "- Word diffs highlight what changed",
+        line_start=150,
+    )
+    answer = "Foam shows a word count and the reading time of the note you are editing [N1]."
+    (claim,) = Grounder().ground(answer, (timeline,), "Is there a word count?").claims
+    assert claim.status == "unsupported"
+
+
 def test_a_claim_supported_by_another_source_is_cited_to_it() -> None:
     grounding = Grounder().ground("A storm could delay the launch [N1].", SOURCES, "Risks?")
     (claim,) = grounding.claims

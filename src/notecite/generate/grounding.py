@@ -379,7 +379,7 @@ def _lines(source: ContextSource, pairs: bool = True) -> list[tuple[str, int]]:
         return found
     # A claim may join two neighbouring sentences: each pair is a candidate line too.
     joined = [(f"{a} {b}", n) for (a, n), (b, _) in itertools.pairwise(found)]
-    return found + joined + _introduced(source)
+    return found + joined
 
 
 # Lines read with the line that introduces them ("add this to `dendron.yml`:").
@@ -514,7 +514,11 @@ class Grounder:
     ) -> Grounding:
         """Check every claim of ``answer`` against ``sources`` (see the module docstring)."""
         by_cid = {s.cid: s for s in sources}
-        lines = {s.cid: _lines(s) for s in sources}
+        own = {s.cid: _lines(s) for s in sources}
+        # a lead-in with its block is a candidate only for a claim quoting a code span of
+        # several words: as a bag of words it would hold almost any claim's terms
+        first_block = {cid: len(found) for cid, found in own.items()}
+        lines = {s.cid: own[s.cid] + _introduced(s) for s in sources}
         claims = split_claims(release_markers(paths_as_markers(answer, sources), sources, question))
         question_terms = set(content_terms(question))
         cosines = self._cosines(claims, lines)
@@ -543,8 +547,11 @@ class Grounder:
                 continue
             terms = {t: w for t, w in every.items() if t not in question_terms} or every
             best: dict[str, SupportLine] = {}
+            flattened = any(" " in t and w == 2.0 and not t[0].isdigit() for t, w in every.items())
             for cid, found in lines.items():
                 for index, (text, line) in enumerate(found):
+                    if index >= first_block[cid] and not flattened:
+                        continue
                     support = _score(terms, held[cid][index], text.lower())
                     score = (1 - self._cosine_weight) * support
                     score += self._cosine_weight * cosines.get((number, cid, index), 0.0)
