@@ -4,8 +4,8 @@ The answer is split into claims (sentences and list items, each with the ``[Nk]`
 written after it; a fenced code block is one claim, each of its lines a code span the notes
 must hold, kept whole with its markers after its closing fence). A claim's support in a
 source is its best line of that source (read under the note's title and section; two
-neighbouring sentences, and a line ending in a colon with the lines it introduces, are
-candidate lines too: a claim often joins them), scored by
+neighbouring sentences are a candidate line too, and, for a claim quoting a code span of
+several words, a line ending in a colon with the lines it introduces), scored by
 how many of the claim's content terms the line holds (numbers, code spans and names must be
 there; common words count less), optionally mixed with the cosine of their vectors.
 A claim is:
