@@ -45,12 +45,12 @@ def request_filters(
     given = parse_filters(expressions)
     ids = [v.id for v in vaults]
 
-    def known_key(key: str) -> bool:
-        if not isinstance(store, FrontmatterFacets):
-            return True
-        return bool(store.frontmatter_facets(ids, [key])[key])
-
     facets = store if isinstance(store, FrontmatterFacets) else None
+
+    def known_key(key: str) -> bool:
+        if facets is None:
+            return True
+        return bool(facets.frontmatter_facets(ids, [key])[key])
 
     @functools.cache  # read once, at the first inline tag
     def vault_tags() -> tuple[str, ...]:
