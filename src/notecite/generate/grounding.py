@@ -413,6 +413,13 @@ def _introduced(source: ContextSource) -> list[tuple[str, int]]:
     return found
 
 
+def _quotes_a_block(terms: dict[str, float]) -> bool:
+    """Does a claim with these content terms quote a code span of several words (``dev:
+    enableLinkCandidates: true``), as a block of the notes flattened into one line would be?
+    Code spans weigh double (:func:`content_terms`); a number of several words is no code."""
+    return any(w == 2.0 and " " in t and not t[0].isdigit() for t, w in terms.items())
+
+
 _DANGLING = re.compile(
     r"\b(is|are|was|were|be|been|at|in|on|to|from|by|of|as|called|named|like|see|via)"
     r"(?:\W+(?:and|or))?\W*$|:\s*$"  # "The options are [N1] and [N2]."
@@ -547,7 +554,7 @@ class Grounder:
                 continue
             terms = {t: w for t, w in every.items() if t not in question_terms} or every
             best: dict[str, SupportLine] = {}
-            flattened = any(" " in t and w == 2.0 and not t[0].isdigit() for t, w in every.items())
+            flattened = _quotes_a_block(every)
             for cid, found in lines.items():
                 for index, (text, line) in enumerate(found):
                     if index >= first_block[cid] and not flattened:
