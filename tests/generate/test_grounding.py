@@ -639,3 +639,18 @@ def test_three_backticks_around_text_on_one_line_of_the_answer_are_a_code_span()
     assert grounding.text == (
         "Run the following command:\n```Set-ExecutionPolicy Bypass -Scope Process``` [N1]"
     )
+
+
+def test_a_closing_clause_about_the_context_is_dropped_and_the_claim_kept() -> None:
+    answer = "The Apollo launch is on March 14, as stated in the context [N1]."
+    grounding = Grounder().ground(answer, SOURCES, "When is the Apollo launch?")
+    assert grounding.text == "The Apollo launch is on March 14 [N1]."
+    uncited = "A storm could delay the launch by a week, according to the context."
+    assert Grounder().ground(uncited, SOURCES, "What could delay it?").text == (
+        "A storm could delay the launch by a week [N2]."
+    )
+
+
+def test_the_context_in_the_middle_of_a_claim_is_not_a_closing_clause() -> None:
+    claim = split_claims("The date, as shown in the context menu, is March 14 [N1].")[0]
+    assert _without_context_lead_in(claim).text == claim.text

@@ -92,11 +92,20 @@ _CONTEXT_LEAD_IN = re.compile(
     re.IGNORECASE,
 )
 
+# The same said after the claim ("..., as stated in the context."), before its end.
+_CONTEXT_TAIL = re.compile(
+    r",?\s+(?:according\s+to|based\s+on|as\s+(?:stated|mentioned|described|shown|noted|"
+    r"given|explained)\s+in)\s+(?:the|this)\s+(?:given\s+|provided\s+|above\s+)?context"
+    r"(?:\s+(?:provided|given|above))?(?=(?:\s*\[N\d+\])*\s*[.!]?(?:\s*\[N\d+\])*\s*$)",
+    re.IGNORECASE,
+)
+
 
 def _without_context_lead_in(claim: Claim) -> Claim:
-    """``claim`` without a lead-in about the prompt ("According to the context, 1,500
-    refugees settled there" says "1,500 refugees settled there")."""
-    text = _CONTEXT_LEAD_IN.sub("", claim.text, count=1)
+    """``claim`` without a lead-in or a closing clause about the prompt ("According to the
+    context, 1,500 refugees settled there", "1,500 refugees settled there, as stated in the
+    context" say "1,500 refugees settled there")."""
+    text = _CONTEXT_TAIL.sub("", _CONTEXT_LEAD_IN.sub("", claim.text, count=1), count=1)
     if text == claim.text or not text.strip():
         return claim
     return Claim(text[0].upper() + text[1:], claim.cids)
