@@ -370,6 +370,15 @@ class StoreContract(OpenedStore):
     ) -> None:
         store.lexical_search(query, SearchFilter(), 10)
 
+    def test_lexical_search_finds_a_word_spelled_the_other_way(
+        self, store: Store, tmp_path: Path
+    ) -> None:
+        vault = store.add_vault("main", tmp_path / "main")
+        for rel_path, text in (("graph.md", "node color rules"), ("other.md", "node shapes")):
+            store.replace_note(make_record(vault, rel_path), [make_chunk(rel_path, 0, text)])
+        hits = store.lexical_search("which colour", SearchFilter(), 10)
+        assert self.paths(store, hits) == ["graph.md"]
+
     def test_mentions_are_phrases_found_in_the_filter(
         self, store: Store, corpus: dict[str, Vault]
     ) -> None:

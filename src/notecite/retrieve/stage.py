@@ -38,6 +38,7 @@ from notecite.retrieve.salient import MissingTerms, name_groups, salient_terms, 
 from notecite.retrieve.terms import query_terms, stem, tokenize
 from notecite.retrieve.timehints import TimeRange, parse_time_hint
 from notecite.schemas.ask import AskRequest, AutoRagMode, DebugInfo, FolderSelection
+from notecite.spelling import spellings
 from notecite.store.base import Store
 from notecite.types import SearchFilter, Vault
 
@@ -302,6 +303,13 @@ class RetrievalStage:
         )
         return outcome.retrieval, outcome.kept
 
+    def _mentioned(self, terms: Sequence[str], flt: SearchFilter) -> set[str]:
+        """The ``terms`` that some note of ``flt`` holds, spelled either way (a note that
+        says "color" holds the question's "colour")."""
+        asked = {term: spellings(term) for term in terms}
+        found = self._store.mentions([form for forms in asked.values() for form in forms], flt)
+        return {term for term, forms in asked.items() if any(f in found for f in forms)}
+
     def _off_topic(self, question: str, debug: DebugInfo) -> bool:
         """Is a weakly retrieved question off-topic: are ``auto_rag_max_absent`` of its
         terms in no note of the vaults? A second pass cannot find words no note holds, so
@@ -312,7 +320,7 @@ class RetrievalStage:
             return False
         flt = SearchFilter(vault_ids=tuple(v.id for v in self._vaults))
         try:
-            found = self._store.mentions(terms, flt)
+            found = self._mentioned(terms, flt)
         except StoreError:
             return False
         absent = [t for t in terms if t not in found]
@@ -495,7 +503,7 @@ class RetrievalStage:
             question,
             found.candidates,
             found.kept,
-            lambda terms: self._store.mentions(terms, flt),
+            lambda terms: self._mentioned(terms, flt),
             # the gate runs only when no absent term settled the question; a minority of
             # absent terms is a detail the model is told about, not a sign of a near miss
             0,

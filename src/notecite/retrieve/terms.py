@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from notecite.spelling import american
+
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 
 _STOPWORD_TEXT = """
@@ -37,7 +39,9 @@ _SIBILANT_PLURAL = ("sses", "xes", "zes", "ches", "shes")
 def stem(word: str) -> str:
     """Strip a few common English suffixes so that the forms of a word meet: a plural, then
     ``-ing`` or ``-ed``, then a final ``e`` ("notes" and "note", "features" and "feature",
-    "launches", "launched" and "launch", "created" and "create", "queries" and "query")."""
+    "launches", "launched" and "launch", "created" and "create", "queries" and "query"); a
+    British spelling is read as the American one first ("colours" and "colors")."""
+    word = american(word)
     if len(word) > 4 and word.endswith("ies"):
         word = word[:-3] + "y"
     elif len(word) > 4 and word.endswith(_SIBILANT_PLURAL):
