@@ -200,3 +200,24 @@ def test_a_code_span_in_triple_backticks_is_shown_after_the_line_that_introduces
     question = "The script fails with a security error?"
     (chosen,) = select_evidence([block(lines)], question, 200, words)
     assert "     ```Set-ExecutionPolicy Bypass -Scope Process```" in chosen.lines
+
+
+def test_a_line_inside_a_code_block_is_shown_with_the_line_that_introduces_the_block() -> None:
+    lines = [
+        "Coffee is in the kitchen.",
+        "Lunch is at noon.",
+        "Create a file named `custom.css` next to the config. Add the following contents.",
+        "",
+        "```css",
+        "body {",
+        "  /* The background color of the preview. */",
+        "  background-color: #002b5c;",
+        "}",
+        "```",
+        "The office closes at six.",
+    ]
+    (chosen,) = select_evidence([block(lines)], "How do I set my own background color?", 200, words)
+    assert chosen.lines[0] == lines[2]
+    assert "  background-color: #002b5c;" in chosen.lines
+    assert lines[0] not in chosen.lines
+    assert lines[1] not in chosen.lines

@@ -11,7 +11,9 @@ in lower case or with a word pointing back, "It", "This", "Then"), or it is a he
 lead-in ending in a colon. (Always taking the line before spent the budget on lines that
 only precede the answer: on the dev questions, fewer answers' key facts reached the
 context.) A kept line ending in a colon brings the list (up to eight items) or the code
-block (up to twelve lines) it introduces. Kept lines are shown in note order; a gap
+block (up to twelve lines) it introduces; a kept line inside a code block brings the line
+before the block, which says what the code is ("Create a file named `custom.css` ... add
+the following contents."). Kept lines are shown in note order; a gap
 between kept windows is shown as ``…``. A block whose lines hold no question term keeps its
 opening lines. Blocks are then filled into the token budget best first, each block's lines
 in score order; a window that does not fit is tried as its best line alone, and the first
@@ -113,6 +115,7 @@ def _windows(lines: Sequence[ScoredLine]) -> list[list[int]]:
         opening = [line.position for line in lines if line.shown][:OPENING_LINES]
         return [opening] if opening else []
     best = hits[0].score
+    intro = _code_intros(lines)
     windows = []
     for hit in hits[:WINDOWS_PER_BLOCK]:
         if hit.score < best / 2:
@@ -122,8 +125,27 @@ def _windows(lines: Sequence[ScoredLine]) -> list[list[int]]:
         window = [hit.position] + [
             p for p in range(low, high + 1) if lines[p].shown and p != hit.position
         ]
+        lead = intro.get(hit.position)
+        if lead is not None and lead not in window:
+            window.insert(1, lead)
         windows.append(window)
     return windows
+
+
+def _code_intros(lines: Sequence[ScoredLine]) -> dict[int, int]:
+    """For each line inside a fenced code block, the shown line before the block's opening
+    fence (what the block is: "Create a file named `custom.css` ... add the following.")."""
+    intros: dict[int, int] = {}
+    opened: int | None = None
+    for line in lines:
+        if is_fence(line.text):
+            opened = None if opened is not None else line.position
+            continue
+        if opened is not None:
+            before = next((p for p in range(opened - 1, -1, -1) if lines[p].shown), None)
+            if before is not None:
+                intros[line.position] = before
+    return intros
 
 
 def _needs_line_before(lines: Sequence[ScoredLine], hit: ScoredLine) -> bool:
