@@ -1,12 +1,13 @@
-"""British spellings and their American forms, so that a question and a note meet however
-each spells a word: "colour" and "color", "organised" and "organized", "centre" and
-"center", "cancelled" and "canceled".
+"""British and American spellings, so that a question and a note meet however each spells
+a word: "colour" and "color", "organised" and "organized", "centre" and "center",
+"cancelled" and "canceled".
 
 People write their questions in their own English and their notes in whatever English the
-tool's documentation used; a word spelled the other way matches nothing in the full-text
-index, counts as a question term no note holds, and is missed by every term overlap. So
-full-text queries ask for both forms (:func:`spellings`), and the stemmer that every term
-comparison goes through reads the American one (:func:`american`).
+tool's documentation used (the Dendron vault writes "customise" and "behaviour"); a word
+spelled the other way matches nothing in the full-text index, counts as a question term no
+note holds, and is missed by every term overlap. So full-text queries ask for both forms
+(:func:`spellings`), and the stemmer that every term comparison goes through reads the
+American one (:func:`american`).
 
 Only word forms known to differ are mapped: a suffix rule alone would turn "four", "promise"
 or "genre" into words they are not.
@@ -18,15 +19,21 @@ import re
 from collections.abc import Callable
 from functools import lru_cache
 
-# -our -> -or ("colours", "favourite", "behavioural"); not "four", "hour", "tour", "your".
-_OUR = re.compile(
-    r"^(arm|behavi|cand|clam|col|endeav|fav|flav|glam|harb|hon|hum|lab|neighb|od|parl|"
-    r"rig|rum|sav|splend|tum|val|vap|vig)our"
-    r"(s|ed|ing|ings|ful|less|ite|ites|able|ably|er|ers|ist|ists|al|ally|hood|hoods|ly)?$"
+
+def _either(words: str) -> str:
+    """A regular-expression alternation of the space-separated ``words``, longest first."""
+    return "|".join(sorted(set(words.split()), key=len, reverse=True))
+
+
+# -our / -or ("colours", "favourite", "behavioural"); not "four", "hour", "tour", "your".
+_OUR_ROOTS = _either(
+    "arm behavi cand clam col endeav fav flav glam harb hon hum lab neighb od parl rig rum "
+    "sav splend tum val vap vig"
 )
-# -ise -> -ize and -isation -> -ization, for verbs spelled -ize in American English; not
+_OUR_ENDINGS = "s|ed|ing|ings|ful|less|ite|ites|able|ably|er|ers|ist|ists|al|ally|hood|hoods|ly"
+# -ise / -ize and -isation / -ization, for verbs spelled -ize in American English; not
 # "advise", "promise", "exercise", "surprise", "precise", which are -ise in both.
-_IZE_ROOTS = (
+_IZE_ROOTS = _either(
     "alphabet anonym apolog author capital categor central character civil colon container "
     "critic custom decentral deserial digit emphas energ equal final fertil formal general "
     "global harmon hypothes ideal initial internal item jeopard legal local maxim "
@@ -35,18 +42,16 @@ _IZE_ROOTS = (
     "special stabil standard styl subsid summar symbol sympath synchron desynchron "
     "synthes theor token util vector visual"
 )
-_IZE = re.compile(
-    r"^(" + "|".join(sorted(set(_IZE_ROOTS.split()), key=len, reverse=True)) + r")is"
-    r"(e|es|ed|ing|ation|ations|er|ers|able)$"
-)
-# -yse -> -yze ("analysed", "paralysing"); "analyses" is also the plural of "analysis".
-_YZE = re.compile(r"^(anal|catal|dial|electrol|hydrol|paral)ys(e|ed|ing|er|ers)$")
-# -re -> -er ("centre", "centred", "metres"); not "genre", "acre", "ogre".
-_RE = re.compile(r"^(calib|cent|fib|lit|lust|meag|met|sab|spect|theat)re(s|d)?$")
+_IZE_ENDINGS = "e|es|ed|ing|ation|ations|er|ers|able"
+# -yse / -yze ("analysed", "paralysing"); "analyses" is also the plural of "analysis".
+_YZE_ROOTS = _either("anal catal dial electrol hydrol paral")
+_YZE_ENDINGS = "e|ed|ing|er|ers"
+# -re / -er ("centre", "centred", "metres"); not "genre", "acre", "ogre".
+_RE_ROOTS = _either("calib cent fib lit lust meag met sab spect theat")
 # a final l doubled before -ed, -ing, -er ("cancelled", "labelling", "modeller").
-_LL = re.compile(
-    r"^(cancel|channel|counsel|dial|fuel|jewel|label|level|marshal|model|panel|pencil|"
-    r"quarrel|shovel|signal|total|travel|tunnel)l(ed|ing|er|ers)$"
+_LL_ROOTS = _either(
+    "cancel channel counsel dial fuel jewel label level marshal model panel pencil quarrel "
+    "shovel signal total travel tunnel"
 )
 
 
@@ -56,13 +61,28 @@ def _er(found: re.Match[str]) -> str:
     return f"{found.group(1)}er{'ed' if ending == 'd' else ending}"
 
 
-_RULES: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], ...] = (
-    (_OUR, r"\1or\2"),
-    (_IZE, r"\1iz\2"),
-    (_YZE, r"\1yz\2"),
-    (_RE, _er),
-    (_LL, r"\1\2"),
+def _re(found: re.Match[str]) -> str:
+    """ "center" -> "centre", "centered" -> "centred", "meters" -> "metres"."""
+    ending = found.group(2) or ""
+    return f"{found.group(1)}re{'d' if ending == 'ed' else ending}"
+
+
+Rule = tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]
+_TO_AMERICAN: tuple[Rule, ...] = (
+    (re.compile(rf"^({_OUR_ROOTS})our({_OUR_ENDINGS})?$"), r"\1or\2"),
+    (re.compile(rf"^({_IZE_ROOTS})is({_IZE_ENDINGS})$"), r"\1iz\2"),
+    (re.compile(rf"^({_YZE_ROOTS})ys({_YZE_ENDINGS})$"), r"\1yz\2"),
+    (re.compile(rf"^({_RE_ROOTS})re(s|d)?$"), _er),
+    (re.compile(rf"^({_LL_ROOTS})l(ed|ing|er|ers)$"), r"\1\2"),
 )
+_TO_BRITISH: tuple[Rule, ...] = (
+    (re.compile(rf"^({_OUR_ROOTS})or({_OUR_ENDINGS})?$"), r"\1our\2"),
+    (re.compile(rf"^({_IZE_ROOTS})iz({_IZE_ENDINGS})$"), r"\1is\2"),
+    (re.compile(rf"^({_YZE_ROOTS})yz({_YZE_ENDINGS})$"), r"\1ys\2"),
+    (re.compile(rf"^({_RE_ROOTS})er(s|ed)?$"), _re),
+    (re.compile(rf"^({_LL_ROOTS})(ed|ing|er|ers)$"), r"\1l\2"),
+)
+
 _WORDS = {
     "acknowledgement": "acknowledgment",
     "acknowledgements": "acknowledgments",
@@ -97,20 +117,38 @@ _WORDS = {
 }
 
 
-@lru_cache(maxsize=65536)
-def american(word: str) -> str:
-    """The American spelling of the lower-case ``word`` when it is a British form known to
-    differ ("colours" -> "colors", "organisation" -> "organization"), else ``word``."""
-    if word in _WORDS:
-        return _WORDS[word]
-    for pattern, replacement in _RULES:
+# "program" is the British spelling too, of software; "programme" is only the other sense
+_TO_BRITISH_WORDS = {us: uk for uk, us in _WORDS.items() if us not in {"program", "programs"}}
+
+
+def _respelled(word: str, words: dict[str, str], rules: tuple[Rule, ...]) -> str:
+    if word in words:
+        return words[word]
+    for pattern, replacement in rules:
         changed = pattern.sub(replacement, word, count=1)
         if changed != word:
             return changed
     return word
 
 
+@lru_cache(maxsize=65536)
+def american(word: str) -> str:
+    """The American spelling of the lower-case ``word`` when it is a British form known to
+    differ ("colours" -> "colors", "organisation" -> "organization"), else ``word``."""
+    return _respelled(word, _WORDS, _TO_AMERICAN)
+
+
+@lru_cache(maxsize=65536)
+def british(word: str) -> str:
+    """The British spelling of the lower-case ``word`` when it is an American form known to
+    differ ("colors" -> "colours", "organization" -> "organisation"), else ``word``."""
+    return _respelled(word, _TO_BRITISH_WORDS, _TO_BRITISH)
+
+
 def spellings(word: str) -> tuple[str, ...]:
-    """``word`` (lower case), and its American spelling after it when that differs."""
-    us = american(word)
-    return (word,) if us == word else (word, us)
+    """``word`` (lower case), and its spelling in the other English after it when that
+    differs ("colour" -> colour, color; "color" -> color, colour)."""
+    other = american(word)
+    if other == word:
+        other = british(word)
+    return (word,) if other == word else (word, other)

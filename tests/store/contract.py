@@ -378,6 +378,11 @@ class StoreContract(OpenedStore):
             store.replace_note(make_record(vault, rel_path), [make_chunk(rel_path, 0, text)])
         hits = store.lexical_search("which colour", SearchFilter(), 10)
         assert self.paths(store, hits) == ["graph.md"]
+        store.replace_note(
+            make_record(vault, "theme.md"), [make_chunk("theme.md", 0, "customise the theme")]
+        )
+        hits = store.lexical_search("how to customize", SearchFilter(), 10)
+        assert self.paths(store, hits) == ["theme.md"]
 
     def test_mentions_are_phrases_found_in_the_filter(
         self, store: Store, corpus: dict[str, Vault]
