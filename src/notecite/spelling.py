@@ -16,7 +16,6 @@ or "genre" into words they are not.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from functools import lru_cache
 
 
@@ -55,33 +54,30 @@ _LL_ROOTS = _either(
 )
 
 
-def _er(found: re.Match[str]) -> str:
-    """ "centre" -> "center", "centred" -> "centered", "metres" -> "meters"."""
-    ending = found.group(2) or ""
-    return f"{found.group(1)}er{'ed' if ending == 'd' else ending}"
-
-
-def _re(found: re.Match[str]) -> str:
-    """ "center" -> "centre", "centered" -> "centred", "meters" -> "metres"."""
-    ending = found.group(2) or ""
-    return f"{found.group(1)}re{'d' if ending == 'ed' else ending}"
-
-
-Rule = tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]
-_TO_AMERICAN: tuple[Rule, ...] = (
-    (re.compile(rf"^({_OUR_ROOTS})our({_OUR_ENDINGS})?$"), r"\1or\2"),
-    (re.compile(rf"^({_IZE_ROOTS})is({_IZE_ENDINGS})$"), r"\1iz\2"),
-    (re.compile(rf"^({_YZE_ROOTS})ys({_YZE_ENDINGS})$"), r"\1yz\2"),
-    (re.compile(rf"^({_RE_ROOTS})re(s|d)?$"), _er),
-    (re.compile(rf"^({_LL_ROOTS})l(ed|ing|er|ers)$"), r"\1\2"),
+# (roots, British infix, American infix, endings): "colour" is col + our + "", "color" is
+# col + or + "", "centred" is cent + red + "" and "centered" cent + ered + "".
+_PAIRS = (
+    (_OUR_ROOTS, "our", "or", f"(?:{_OUR_ENDINGS})?"),
+    (_IZE_ROOTS, "is", "iz", _IZE_ENDINGS),
+    (_YZE_ROOTS, "ys", "yz", _YZE_ENDINGS),
+    (_RE_ROOTS, "re", "er", "s?"),
+    (_RE_ROOTS, "red", "ered", ""),
+    (_LL_ROOTS, "l", "", "ed|ing|er|ers"),
 )
-_TO_BRITISH: tuple[Rule, ...] = (
-    (re.compile(rf"^({_OUR_ROOTS})or({_OUR_ENDINGS})?$"), r"\1our\2"),
-    (re.compile(rf"^({_IZE_ROOTS})iz({_IZE_ENDINGS})$"), r"\1is\2"),
-    (re.compile(rf"^({_YZE_ROOTS})yz({_YZE_ENDINGS})$"), r"\1ys\2"),
-    (re.compile(rf"^({_RE_ROOTS})er(s|ed)?$"), _re),
-    (re.compile(rf"^({_LL_ROOTS})(ed|ing|er|ers)$"), r"\1l\2"),
-)
+Rule = tuple[re.Pattern[str], str]
+
+
+def _rules(to_american: bool) -> tuple[Rule, ...]:
+    """Each pair as a pattern of one spelling and the replacement that writes the other."""
+    return tuple(
+        (re.compile(rf"^({roots}){source}({endings})$"), rf"\1{target}\2")
+        for roots, uk, us, endings in _PAIRS
+        for source, target in ((uk, us) if to_american else (us, uk),)
+    )
+
+
+_TO_AMERICAN = _rules(to_american=True)
+_TO_BRITISH = _rules(to_american=False)
 
 _WORDS = {
     "acknowledgement": "acknowledgment",
