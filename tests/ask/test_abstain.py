@@ -178,6 +178,23 @@ def test_a_name_the_notes_never_mention_is_said_plainly_without_asking_the_model
     assert llm.calls == []
 
 
+def test_a_name_the_asker_gives_their_own_note_is_not_searched_for(
+    make_engine: MakeEngine,
+) -> None:
+    """ "Zeta" is the name the asker wants: no note holds it, and none need to."""
+    llm = ScriptedLLM("The Apollo budget is 40000 euros [N1].")
+    engine = make_engine(llm=llm, ask={"folder_ranking": False})
+    question = "Can I copy the Apollo budget into a new note called Zeta Budget?"
+    response = engine.ask(AskRequest(question=question, debug=True))
+    assert not response.abstained
+    assert response.debug is not None
+    assert response.debug.missing_terms == []
+    assert response.debug.searched_question == (
+        "Can I copy the Apollo budget into a new note called ?"
+    )
+    assert llm.calls  # the model was asked
+
+
 def test_a_name_the_notes_do_mention_is_answered(make_engine: MakeEngine) -> None:
     llm = ScriptedLLM("The launch is at the Lisbon office [N1].")
     engine = make_engine(llm=llm, ask={"folder_ranking": False})

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from notecite.retrieve.salient import MissingTerms, name_groups, salient_terms, variants
+from notecite.retrieve.salient import (
+    MissingTerms,
+    name_groups,
+    own_names,
+    salient_terms,
+    variants,
+    without_own_names,
+)
 
 
 @pytest.mark.parametrize(
@@ -79,3 +86,31 @@ def test_adjacent_salient_terms_are_one_name_when_absent_terms_settle_a_question
     lite_names = name_groups(lite, lite_terms)
     assert lite_names == (("Foam", "Lite"), ("GitHub",), ("Obsidian",))
     assert MissingTerms(tuple(lite_terms), ("Lite",), names=lite_names).settled
+
+
+@pytest.mark.parametrize(
+    ("question", "names", "salient"),
+    [
+        ("How do I create a note called `project-phoenix`?", ["`project-phoenix`"], []),
+        ("How do I rename the tag #todo to #someday?", ["#someday"], ["#todo"]),
+        ("Can I move it to a folder named Archive2024?", ["Archive2024"], []),
+        ("How do I make a new note titled Phoenix Launch Plan?", ["Phoenix Launch Plan"], []),
+        (
+            'I made a folder called "Work Notes" in Dendron. Is it a vault?',
+            ['"Work Notes"'],
+            ["Dendron"],
+        ),
+        # whether a plugin or a tool exists is what a near miss asks: it stays a name
+        ("Is there a plugin called Dataview for Foam?", [], ["Dataview", "Foam"]),
+        ("Does Foam sync with Logseq?", [], ["Foam", "Logseq"]),
+        # a pronoun is no name
+        ("I renamed a note and the links to it broke. How should I have renamed it?", [], []),
+    ],
+)
+def test_a_name_the_asker_gives_their_own_note_is_not_a_salient_term(
+    question: str, names: list[str], salient: list[str]
+) -> None:
+    assert own_names(question) == names
+    assert salient_terms(question) == salient
+    for name in names:
+        assert name not in without_own_names(question)

@@ -25,6 +25,21 @@ _VERSION = re.compile(r"[vV]?(\d+(?:\.\d+)+)")
 # "[x](diagram.svg)") names the asker's own note or file, or shows the syntax: the notes need
 # not hold it to answer.
 _LINK = re.compile(r"!?\[\[[^\]\n]*\]\]|\]\([^)\s]*\)")
+# A name the asker gives their own note, file, folder or tag ("create a note called
+# `phoenix`", "a folder named Archive2024", "a new note titled Launch Plan", "rename #todo to
+# #someday"): theirs to choose, so the notes need not hold it. (A "plugin called Dataview"
+# stays a name the notes must hold: whether it exists is what a near miss asks.)
+_NAME = (
+    r"`[^`\n]+`|[\"\u201c][^\"\u201d\n]+[\"\u201d]|\[\[[^\]\n]+\]\]"
+    r"|[#@]?[^\W_][\w./:+-]*(?:\s+[A-Z][\w./:+-]*)*"
+)
+_OWN_NAME = re.compile(
+    r"\b(?i:notes?|files?|folders?|director(?:y|ies)|sub-?folders?|tags?|pages?|templates?|"
+    r"sections?|headings?|workspaces?|vaults?|journals?|hierarch(?:y|ies)|schemas?|"
+    r"aliases|alias|snippets?|views?|documents?)"
+    rf"\s+(?i:called|named|titled|entitled)\s+({_NAME})"
+    rf"|\b(?i:renam\w*)\b[^?!\n]*?\b(?i:to|as)\s+({_NAME})"
+)
 # Capitalised words that start questions or are common in them, never names.
 _COMMON_TEXT = """
 what when where which who whom whose why how is are was were do does did can could
@@ -81,6 +96,30 @@ class MissingTerms:
         return self.not_in_vaults + self.not_in_context
 
 
+def own_names(question: str) -> list[str]:
+    """The names ``question`` gives the asker's own note, file, folder or tag
+    (:data:`_OWN_NAME`): "`phoenix`" in "How do I create a note called `phoenix`?"."""
+    return [name for m in _OWN_NAME.finditer(question) if (name := _own_name(m))]
+
+
+def without_own_names(question: str) -> str:
+    """``question`` without the names it gives the asker's own things (:func:`own_names`):
+    what the notes must speak of to answer it."""
+
+    def cut(found: re.Match[str]) -> str:
+        if not _own_name(found):
+            return found.group(0)
+        return found.group(0)[: found.start(found.lastindex or 0) - found.start()]
+
+    return _OWN_NAME.sub(cut, question)
+
+
+def _own_name(found: re.Match[str]) -> str:
+    """The name of an :data:`_OWN_NAME` match; "" for a pronoun ("renamed it to it")."""
+    name = found.group(1) or found.group(2) or ""
+    return "" if name.lower() in STOPWORDS else name
+
+
 def salient_terms(question: str) -> list[str]:
     """Names, products, commands, options, versions and code spans of ``question``.
 
@@ -88,8 +127,10 @@ def salient_terms(question: str) -> list[str]:
     (``v0.19``, ``foam.graph.style``, ``--force``, ``C++``); a CamelCase or all-caps token
     (``GitHub``, ``PDF``); or a capitalised word that does not start the question or a
     sentence (``Logseq`` in "Can Foam import from Logseq?"). What a link or an embed in the
-    question points to is none (:data:`_LINK`).
+    question points to is none (:data:`_LINK`), nor a name the asker gives their own note,
+    folder or tag (:func:`own_names`).
     """
+    question = without_own_names(question)
     found: list[str] = []
     for pattern in (_CODE, _QUOTED):
         found.extend(m.group(1).strip() for m in pattern.finditer(question))

@@ -34,7 +34,13 @@ from notecite.retrieve.parts import question_parts
 from notecite.retrieve.rerank import final_score, lexical_score
 from notecite.retrieve.rerankers.base import Reranker
 from notecite.retrieve.retriever import Candidate, Retrieval, RetrievalOptions, Retriever
-from notecite.retrieve.salient import MissingTerms, name_groups, salient_terms, variants
+from notecite.retrieve.salient import (
+    MissingTerms,
+    name_groups,
+    salient_terms,
+    variants,
+    without_own_names,
+)
 from notecite.retrieve.terms import query_terms, stem, tokenize
 from notecite.retrieve.timehints import TimeRange, parse_time_hint
 from notecite.schemas.ask import AskRequest, AutoRagMode, DebugInfo, FolderSelection
@@ -482,14 +488,17 @@ class RetrievalStage:
 
     def _apply_filters(self, request: AskRequest, debug: DebugInfo) -> AskRequest:
         """Take the request's frontmatter filters and those written in its question; the
-        request comes back with the question as it is searched."""
+        request comes back with the question as it is searched (without the filters, and
+        without a name the question gives the asker's own note, folder or tag)."""
         found = request_filters(self._store, self._vaults, request.question, request.filters)
         self._conditions = found.conditions
         debug.filters = found.shown
-        if found.question == request.question:
+        # a name the asker gives their own note or tag is theirs: no note holds it
+        searched = without_own_names(found.question)
+        if searched == request.question:
             return request
-        debug.searched_question = found.question
-        return request.model_copy(update={"question": found.question})
+        debug.searched_question = searched
+        return request.model_copy(update={"question": searched})
 
     def _gate(self, question: str, found: Retrieved, debug: DebugInfo) -> None:
         """The calibrated answerability gate: drop the kept chunks (the ask abstains before
