@@ -391,6 +391,7 @@ def test_two_markers_standing_for_the_answer_are_each_repaired_from_their_source
         # where the answer is, not what it is: it names the note, and says nothing
         "This information is provided in the context of the [[apollo]] launch note [N1].",
         "More details are found in the Apollo launch section [N1].",
+        "This information is displayed in the Launch section of the Apollo note [N1].",
     ],
 )
 def test_a_sentence_about_the_context_is_left_out(about_the_context: str) -> None:

@@ -80,7 +80,8 @@ _ABOUT_THE_CONTEXT = re.compile(
 _WHERE_IT_IS = re.compile(
     r"^(?:this|that|the|such|these|more|further)\s+(?:information|info|details?|answer)\s+"
     r"(?:is|are|was|were|can\s+be)\s+(?:also\s+)?(?:provided|mentioned|given|found|stated|"
-    r"described|listed|shown|available|explained|documented|covered)\b",
+    r"described|listed|shown|available|explained|documented|covered|displayed|located|"
+    r"contained|included|discussed|outlined|detailed|presented|specified|noted)\b",
     re.IGNORECASE,
 )
 # "According to the context, " before what a claim says: the reader never saw a context.
