@@ -223,7 +223,11 @@ class DebugInfo(BaseModel):
         description="frontmatter filters applied: the request's, then those in the question",
     )
     searched_question: str | None = Field(
-        default=None, description="the question as searched, its inline filters taken out"
+        default=None,
+        description=(
+            "the question as searched: its inline filters taken out, and any name it gives "
+            "the asker's own note, folder or tag"
+        ),
     )
 
 
