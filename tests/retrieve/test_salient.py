@@ -93,6 +93,7 @@ def test_adjacent_salient_terms_are_one_name_when_absent_terms_settle_a_question
     [
         ("How do I create a note called `project-phoenix`?", ["`project-phoenix`"], []),
         ("How do I rename the tag #todo to #someday?", ["#someday"], ["#todo"]),
+        ("Renaming #todo to #tasks stops: #tasks already exists. Why?", ["#tasks"], ["#todo"]),
         ("Can I move it to a folder named Archive2024?", ["Archive2024"], []),
         ("How do I make a new note titled Phoenix Launch Plan?", ["Phoenix Launch Plan"], []),
         (

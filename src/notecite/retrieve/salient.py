@@ -103,15 +103,19 @@ def own_names(question: str) -> list[str]:
 
 
 def without_own_names(question: str) -> str:
-    """``question`` without the names it gives the asker's own things (:func:`own_names`):
-    what the notes must speak of to answer it."""
+    """``question`` without the names it gives the asker's own things (:func:`own_names`),
+    wherever it writes them ("renaming #todo to #tasks, but #tasks already exists"): what
+    the notes must speak of to answer it."""
 
     def cut(found: re.Match[str]) -> str:
         if not _own_name(found):
             return found.group(0)
         return found.group(0)[: found.start(found.lastindex or 0) - found.start()]
 
-    return _OWN_NAME.sub(cut, question)
+    text = _OWN_NAME.sub(cut, question)
+    for name in own_names(question):
+        text = re.sub(rf"(?<![\w#@]){re.escape(name)}(?!\w)", "", text)
+    return text
 
 
 def _own_name(found: re.Match[str]) -> str:
