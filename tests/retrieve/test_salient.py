@@ -104,6 +104,9 @@ def test_adjacent_salient_terms_are_one_name_when_absent_terms_settle_a_question
         # whether a plugin or a tool exists is what a near miss asks: it stays a name
         ("Is there a plugin called Dataview for Foam?", [], ["Dataview", "Foam"]),
         ("Does Foam sync with Logseq?", [], ["Foam", "Logseq"]),
+        # after "rename ... to", a plain word is no name
+        ("How do I rename a note to match its title?", [], []),
+        ("How do I rename a folder to archive-2024?", ["archive-2024"], []),
         # a pronoun is no name
         ("I renamed a note and the links to it broke. How should I have renamed it?", [], []),
     ],
