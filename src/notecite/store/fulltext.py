@@ -1,5 +1,5 @@
 """What both stores' full-text search shares: the stop words a question's words lose, and
-the other spelling a British word gains (:mod:`notecite.spelling`).
+the other spelling a word of British or American English gains (:mod:`notecite.spelling`).
 
 Both stores index every word (FTS5 with its porter tokenizer; PostgreSQL with the same
 word split and the porter stemmer, migration 8), so a chunk's length counts every word;
@@ -20,7 +20,8 @@ QUERY_STOPWORDS = frozenset(_STOPWORD_TEXT.split())
 
 def query_words(words: list[str]) -> list[str]:
     """``words`` (lower-case) without stop words and repeats, in order; all of them,
-    without repeats, when every one is a stop word. A British spelling is followed by the
-    American one ("colour", "color"), so a note written either way is found."""
+    without repeats, when every one is a stop word. A word is followed by its spelling in
+    the other English ("colour", "color"; "customize", "customise"), so a note written
+    either way is found."""
     kept = [w for w in words if w not in QUERY_STOPWORDS] or words
     return list(dict.fromkeys(form for w in kept for form in spellings(w)))
