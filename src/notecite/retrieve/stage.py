@@ -309,12 +309,18 @@ class RetrievalStage:
         )
         return outcome.retrieval, outcome.kept
 
-    def _mentioned(self, terms: Sequence[str], flt: SearchFilter) -> set[str]:
-        """The ``terms`` that some note of ``flt`` holds, spelled either way (a note that
-        says "color" holds the question's "colour")."""
-        asked = {term: spellings(term) for term in terms}
-        found = self._store.mentions([form for forms in asked.values() for form in forms], flt)
-        return {term for term, forms in asked.items() if any(f in found for f in forms)}
+    def _mentioned(
+        self,
+        terms: Sequence[str],
+        flt: SearchFilter,
+        forms: Callable[[str], Sequence[str]] = spellings,
+    ) -> set[str]:
+        """The ``terms`` that some note of ``flt`` holds in any of its ``forms`` (by default
+        either spelling: a note that says "color" holds the question's "colour"), in one
+        full-text lookup."""
+        asked = {term: forms(term) for term in terms}
+        found = self._store.mentions([form for each in asked.values() for form in each], flt)
+        return {term for term, each in asked.items() if any(f in found for f in each)}
 
     def _off_topic(self, question: str, debug: DebugInfo) -> bool:
         """Is a weakly retrieved question off-topic: are ``auto_rag_max_absent`` of its
@@ -600,12 +606,11 @@ class RetrievalStage:
         if not salient:
             return MissingTerms()
         flt = SearchFilter(vault_ids=tuple(v.id for v in self._vaults))
-        asked = {t: variants(t) for t in salient}
         try:
-            found = self._store.mentions([v for vs in asked.values() for v in vs], flt)
+            found = self._mentioned(salient, flt, variants)
         except StoreError:
             return MissingTerms(tuple(salient))
-        absent = tuple(t for t, vs in asked.items() if not found.intersection(vs))
+        absent = tuple(t for t in salient if t not in found)
         names = name_groups(question, salient)
         return self._unseen(MissingTerms(tuple(salient), absent, names=names), kept)
 
