@@ -136,15 +136,15 @@ def _code_intros(lines: Sequence[ScoredLine]) -> dict[int, int]:
     """For each line inside a fenced code block, the shown line before the block's opening
     fence (what the block is: "Create a file named `custom.css` ... add the following.")."""
     intros: dict[int, int] = {}
-    opened: int | None = None
+    inside = False
+    intro: int | None = None  # the shown line before the open block's fence
     for line in lines:
         if is_fence(line.text):
-            opened = None if opened is not None else line.position
-            continue
-        if opened is not None:
-            before = next((p for p in range(opened - 1, -1, -1) if lines[p].shown), None)
-            if before is not None:
-                intros[line.position] = before
+            inside = not inside
+            shown = (p for p in range(line.position - 1, -1, -1) if lines[p].shown)
+            intro = next(shown, None) if inside else None
+        elif inside and intro is not None:
+            intros[line.position] = intro
     return intros
 
 
