@@ -84,10 +84,14 @@ _WHERE_IT_IS = re.compile(
     r"contained|included|discussed|outlined|detailed|presented|specified|noted)\b",
     re.IGNORECASE,
 )
+# "the context", "the provided context", "this context above": the prompt, as a model says it
+_THE_CONTEXT = (
+    r"(?:the|this)\s+(?:given\s+|provided\s+|above\s+)?context(?:\s+(?:provided|given|above))?"
+)
 # "According to the context, " before what a claim says: the reader never saw a context.
 _CONTEXT_LEAD_IN = re.compile(
     r"^(?:(?:according\s+to|based\s+on|as\s+(?:stated|mentioned|described|shown)\s+in|from|in)"
-    r"\s+(?:the|this)\s+(?:given\s+|provided\s+|above\s+)?context(?:\s+(?:provided|given|above))?"
+    rf"\s+{_THE_CONTEXT}"
     r"|(?:the|this)\s+context\s+(?:states|says|mentions|shows)(?:\s+that)?)"
     r"(?!\s+of\b)\s*,?\s*",  # not "In the context of publishing, ..."
     re.IGNORECASE,
@@ -96,8 +100,8 @@ _CONTEXT_LEAD_IN = re.compile(
 # The same said after the claim ("..., as stated in the context."), before its end.
 _CONTEXT_TAIL = re.compile(
     r",?\s+(?:according\s+to|based\s+on|as\s+(?:stated|mentioned|described|shown|noted|"
-    r"given|explained)\s+in)\s+(?:the|this)\s+(?:given\s+|provided\s+|above\s+)?context"
-    r"(?:\s+(?:provided|given|above))?(?=(?:\s*\[N\d+\])*\s*[.!]?(?:\s*\[N\d+\])*\s*$)",
+    rf"given|explained)\s+in)\s+{_THE_CONTEXT}"
+    r"(?=(?:\s*\[N\d+\])*\s*[.!]?(?:\s*\[N\d+\])*\s*$)",
     re.IGNORECASE,
 )
 
