@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from playwright.sync_api import Browser, Page
 
@@ -122,6 +122,8 @@ hostile_markdown = st.lists(
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(source=hostile_markdown, citations=st.booleans())
+# a NUL after an autolink: the href written held it, the page read it as U+FFFD (no URL)
+@example(source="www.x.example\x00", citations=False)
 def test_no_element_or_attribute_outside_the_allow_list_ever_comes_out(
     render_page: Page, source: str, citations: bool
 ) -> None:

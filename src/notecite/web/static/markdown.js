@@ -52,7 +52,9 @@ const markdown = (() => {
   function safeUrl(raw) {
     let url;
     try {
-      url = new URL(String(raw), document.baseURI);  // as the browser will read the href
+      // as the browser will read the href: the HTML parser turns a NUL in an attribute into
+      // U+FFFD before the URL is parsed (new URL would strip a trailing NUL instead)
+      url = new URL(String(raw).replace(/\0/g, "\uFFFD"), document.baseURI);
     } catch (_) {
       return null;
     }
