@@ -195,6 +195,34 @@ def test_a_name_the_asker_gives_their_own_note_is_not_searched_for(
     assert llm.calls  # the model was asked
 
 
+def test_a_name_after_my_note_that_no_note_holds_is_the_askers_own(
+    make_engine: MakeEngine,
+) -> None:
+    """ "my note budget-2025" names the asker's note: no note holds it, so it is neither a
+    missing term ("Your notes don't mention ...") nor searched for."""
+    llm = ScriptedLLM("The Apollo budget is 40000 euros [N1].")
+    engine = make_engine(llm=llm, ask={"folder_ranking": False})
+    question = "Can I copy the Apollo budget into my note budget-2025?"
+    response = engine.ask(AskRequest(question=question, debug=True))
+    assert not response.abstained
+    assert response.debug is not None
+    assert response.debug.missing_terms == []
+    assert response.debug.searched_question == "Can I copy the Apollo budget into my note ?"
+    assert llm.calls
+
+
+def test_a_name_after_my_note_that_a_note_holds_stays_in_the_question(
+    make_engine: MakeEngine,
+) -> None:
+    """'a note "Apollo risks"' names a note of the vault: it is searched for as written."""
+    llm = ScriptedLLM("The Apollo budget is 40000 euros [N1].")
+    engine = make_engine(llm=llm, ask={"folder_ranking": False})
+    question = 'Does a note "Apollo risks" list the Apollo budget?'
+    response = engine.ask(AskRequest(question=question, debug=True))
+    assert response.debug is not None
+    assert response.debug.searched_question is None
+
+
 def test_a_name_the_notes_do_mention_is_answered(make_engine: MakeEngine) -> None:
     llm = ScriptedLLM("The launch is at the Lisbon office [N1].")
     engine = make_engine(llm=llm, ask={"folder_ranking": False})

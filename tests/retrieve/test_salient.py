@@ -6,10 +6,12 @@ import pytest
 
 from notecite.retrieve.salient import (
     MissingTerms,
+    maybe_own_names,
     name_groups,
     own_names,
     salient_terms,
     variants,
+    without_names,
     without_own_names,
 )
 
@@ -118,3 +120,37 @@ def test_a_name_the_asker_gives_their_own_note_is_not_a_salient_term(
     assert salient_terms(question) == salient
     for name in names:
         assert name not in without_own_names(question)
+
+
+@pytest.mark.parametrize(
+    ("question", "names"),
+    [
+        ("How do I link my note meeting-2024 from another note?", ["meeting-2024"]),
+        ("How do I rename my note ProjectX and keep links working?", ["ProjectX"]),
+        (
+            "Can my daily note 2024-01-05 embed our project note Phoenix Plan?",
+            ["2024-01-05", "Phoenix Plan"],
+        ),
+        ("I keep recipes in a folder recipes/cooking. Can the graph hide it?", ["recipes/cooking"]),
+        ("Where in a file `settings.json` do I set it?", ["`settings.json`"]),
+        # a name before the thing is a product: "my Logseq vault" asks whether Logseq works
+        ("Does Foam sync with my Logseq vault?", []),
+        # after "a" / "an", a plain capitalised word is no name
+        ("Does a note Foam made show up in the graph?", []),
+        ("How do I move my notes to a folder Archive?", []),
+        # a pronoun or a plain word is no name
+        ("When I open my note I see nothing. Why?", []),
+        ("Can I tag my page with #work?", []),
+        # "called" is own_names' to find
+        ("Is there a plugin called Dataview?", []),
+    ],
+)
+def test_a_name_after_my_note_or_a_folder_may_be_the_askers_own(
+    question: str, names: list[str]
+) -> None:
+    assert maybe_own_names(question) == names
+
+
+def test_without_names_leaves_out_every_mention() -> None:
+    question = "Link my note plan-b from plan-b-notes and from plan-b?"
+    assert without_names(question, ["plan-b"]) == "Link my note  from plan-b-notes and from ?"

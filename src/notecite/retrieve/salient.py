@@ -34,12 +34,25 @@ _NAME = rf"{_SPELLED_NAME}|[^\W_][\w./:+-]*(?:\s+[A-Z][\w./:+-]*)*"
 # after "rename ... to", only what is written as a name: "rename it to match the title" is
 # no name, "rename it to Archive-2024" or "to `old/notes`" is
 _NAME_LIKE = rf"{_SPELLED_NAME}|[A-Z][\w./:+-]*(?:\s+[A-Z][\w./:+-]*)*|\w*[\d._/-]\w[\w./:+-]*"
-_OWN_NAME = re.compile(
-    r"\b(?i:notes?|files?|folders?|director(?:y|ies)|sub-?folders?|tags?|pages?|templates?|"
+_THINGS = (
+    r"(?i:notes?|files?|folders?|director(?:y|ies)|sub-?folders?|tags?|pages?|templates?|"
     r"sections?|headings?|workspaces?|vaults?|journals?|hierarch(?:y|ies)|schemas?|"
     r"aliases|alias|snippets?|views?|documents?)"
-    rf"\s+(?i:called|named|titled|entitled)\s+({_NAME})"
+)
+_OWN_NAME = re.compile(
+    rf"\b{_THINGS}\s+(?i:called|named|titled|entitled)\s+({_NAME})"
     rf"|\b(?i:renam\w*)\b[^?!\n]*?\b(?i:to|as)\s+({_NAME_LIKE})"
+)
+# A name written right after "my / our / a / an [word] <thing>" ("link my note
+# meeting-2024", "a folder recipes/cooking", "my vault WorkNotes") is the asker's own when no
+# note holds it (the retrieval stage looks it up): a name the notes do hold ("a file
+# `settings.json`") is the product's, and stays. After "a" / "an" only what is written as a
+# name counts (a code span, a quoted phrase, a #tag, a word with a digit, dot, slash or dash):
+# "a note Foam made" keeps "Foam".
+_NAME_SPELLED_AS_NAME = rf"{_SPELLED_NAME}|\w*[\d._/-]\w[\w./:+-]*"
+_MAYBE_OWN_NAME = re.compile(
+    rf"\b(?i:my|our)\s+(?:(?i:[a-z][\w-]*)\s+)??{_THINGS}\s+({_NAME_LIKE})"
+    rf"|\b(?i:an?)\s+(?:(?i:[a-z][\w-]*)\s+)??{_THINGS}\s+({_NAME_SPELLED_AS_NAME})"
 )
 # Capitalised words that start questions or are common in them, never names.
 _COMMON_TEXT = """
@@ -103,6 +116,20 @@ def own_names(question: str) -> list[str]:
     return [name for m in _OWN_NAME.finditer(question) if (name := _own_name(m))]
 
 
+def maybe_own_names(question: str) -> list[str]:
+    """Names written right after "my / a <thing>" (:data:`_MAYBE_OWN_NAME`): the asker's
+    own when no note holds them ("meeting-2024" in "How do I link my note meeting-2024?")."""
+    return [name for m in _MAYBE_OWN_NAME.finditer(question) if (name := _own_name(m))]
+
+
+def without_names(question: str, names: Sequence[str]) -> str:
+    """``question`` without every mention of ``names`` (as a whole word: "plan-b" leaves
+    "plan-b-notes" as it is)."""
+    for name in names:
+        question = re.sub(rf"(?<![\w#@/-]){re.escape(name)}(?![\w/-])", "", question)
+    return question
+
+
 def without_own_names(question: str) -> str:
     """``question`` without the names it gives the asker's own things (:func:`own_names`),
     wherever it writes them ("renaming #todo to #tasks, but #tasks already exists"): what
@@ -113,15 +140,12 @@ def without_own_names(question: str) -> str:
             return found.group(0)
         return found.group(0)[: found.start(found.lastindex or 0) - found.start()]
 
-    text = _OWN_NAME.sub(cut, question)
-    for name in own_names(question):
-        text = re.sub(rf"(?<![\w#@]){re.escape(name)}(?!\w)", "", text)
-    return text
+    return without_names(_OWN_NAME.sub(cut, question), own_names(question))
 
 
 def _own_name(found: re.Match[str]) -> str:
     """The name of an :data:`_OWN_NAME` match; "" for a pronoun ("renamed it to it")."""
-    name = found.group(1) or found.group(2) or ""
+    name = (found.group(1) or found.group(2) or "").rstrip(".:")
     return "" if name.lower() in STOPWORDS else name
 
 

@@ -36,9 +36,11 @@ from notecite.retrieve.rerankers.base import Reranker
 from notecite.retrieve.retriever import Candidate, Retrieval, RetrievalOptions, Retriever
 from notecite.retrieve.salient import (
     MissingTerms,
+    maybe_own_names,
     name_groups,
     salient_terms,
     variants,
+    without_names,
     without_own_names,
 )
 from notecite.retrieve.terms import query_terms, stem, tokenize
@@ -501,10 +503,24 @@ class RetrievalStage:
         debug.filters = found.shown
         # a name the asker gives their own note or tag is theirs: no note holds it
         searched = without_own_names(found.question)
+        searched = without_names(searched, self._theirs(maybe_own_names(searched)))
         if searched == request.question:
             return request
         debug.searched_question = searched
         return request.model_copy(update={"question": searched})
+
+    def _theirs(self, names: Sequence[str]) -> list[str]:
+        """The ``names`` (written after "my note", "a folder", ...) that no note of the
+        vaults holds: the asker's own, not the product's ("a file `settings.json`")."""
+        if not names:
+            return []
+        bare = {name: name.strip('`"\u201c\u201d[]') for name in names}
+        flt = SearchFilter(vault_ids=tuple(v.id for v in self._vaults))
+        try:
+            held = self._mentioned([b for b in bare.values() if b], flt, variants)
+        except StoreError:
+            return []
+        return [name for name, b in bare.items() if b and b not in held]
 
     def _gate(self, question: str, found: Retrieved, debug: DebugInfo) -> None:
         """The calibrated answerability gate: drop the kept chunks (the ask abstains before
