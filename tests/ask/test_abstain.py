@@ -223,6 +223,23 @@ def test_a_name_after_my_note_that_a_note_holds_stays_in_the_question(
     assert response.debug.searched_question is None
 
 
+def test_a_misspelt_word_is_searched_as_the_word_the_notes_hold(
+    make_engine: MakeEngine,
+) -> None:
+    """ "lanuch" is in no note and in no dictionary; the notes hold "launch", one swap away:
+    the question is searched, judged and answered as "When is the Apollo launch?"."""
+    llm = ScriptedLLM("The Apollo launch is scheduled for March 14 [N1].")
+    engine = make_engine(llm=llm, ask={"folder_ranking": False})
+    response = engine.ask(AskRequest(question="When is the Apollo lanuch?", debug=True))
+    assert not response.abstained
+    assert response.debug is not None
+    assert response.debug.searched_question == "When is the Apollo launch?"
+    assert "read 'lanuch' as 'launch': no note holds 'lanuch'" in response.debug.notes
+    cited = [r for r in response.references if r.cid]
+    assert cited
+    assert cited[0].rel_path == "projects/work/apollo.md"
+
+
 def test_a_name_the_notes_do_mention_is_answered(make_engine: MakeEngine) -> None:
     llm = ScriptedLLM("The launch is at the Lisbon office [N1].")
     engine = make_engine(llm=llm, ask={"folder_ranking": False})

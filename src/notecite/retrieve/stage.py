@@ -45,6 +45,7 @@ from notecite.retrieve.salient import (
 )
 from notecite.retrieve.terms import query_terms, stem, tokenize
 from notecite.retrieve.timehints import TimeRange, parse_time_hint
+from notecite.retrieve.typos import respell, with_readings
 from notecite.schemas.ask import AskRequest, AutoRagMode, DebugInfo, FolderSelection
 from notecite.spelling import spellings
 from notecite.store.base import Store
@@ -504,10 +505,27 @@ class RetrievalStage:
         # a name the asker gives their own note or tag is theirs: no note holds it
         searched = without_own_names(found.question)
         searched = without_names(searched, self._theirs(maybe_own_names(searched)))
+        searched = self._respelled(searched, debug)
         if searched == request.question:
             return request
         debug.searched_question = searched
         return request.model_copy(update={"question": searched})
+
+    def _respelled(self, question: str, debug: DebugInfo) -> str:
+        """``question`` with each misspelt word read as the word the notes hold
+        (:mod:`notecite.retrieve.typos`: "tempalte" as "template"), said in the debug view."""
+        flt = SearchFilter(vault_ids=tuple(v.id for v in self._vaults))
+
+        def held(words: Sequence[str]) -> set[str]:
+            return self._mentioned(words, flt)
+
+        try:
+            readings = respell(question, salient_terms(question), held)
+        except StoreError:
+            return question
+        for word, reading in readings.items():
+            debug.notes.append(f"read {word!r} as {reading!r}: no note holds {word!r}")
+        return with_readings(question, readings)
 
     def _theirs(self, names: Sequence[str]) -> list[str]:
         """The ``names`` (written after "my note", "a folder", ...) that no note of the

@@ -1,0 +1,116 @@
+"""Misspelt words of a question, read as the word the notes hold.
+
+"How do I create a note from a tempalte?" finds nothing by its key word: no note holds
+"tempalte", so BM25 cannot match it, the embedding drifts, and the answerability gate counts
+a question word in no note (a strong sign of a question from elsewhere) and refuses. A person
+reads it as "template" without thinking; so does notecite, under three conditions that keep a
+real name from being "corrected" into a word of the notes:
+
+- the word is a plain lowercase word of at least :data:`MIN_LETTERS` letters, outside code
+  spans, quotes and links, and no salient term (a name such as "Logseq" is never read as
+  another word: whether the notes mention it is what a near miss asks);
+- English does not know it (the word-frequency dictionary of ``pyspellchecker``: "roam",
+  "notion" and "obsidian" are words, so they are never read as "foam", "motion" or anything
+  else), and no note of the searched vaults holds it;
+- exactly one word one edit away is held by the notes: an English word (a letter added,
+  dropped, changed, or two swapped), or the word with one letter dropped or two neighbouring
+  letters swapped (the notes' own words, "backlinks" for "backlniks", are in no English
+  dictionary; these two edits keep the look-up short). Where the notes hold two ("scounting":
+  "counting" and "scouting"), the question is left as it is: a wrong reading would answer
+  another question;
+- the edit leaves the first letter as written. A typist seldom misses the first letter, and
+  a tool's name is often a word with a letter in front: "rsync" is no misspelling of "sync",
+  nor "rclone" of "clone", and a question about either is a near miss when the notes only
+  say "sync".
+
+The stage looks the words up in the store (:meth:`notecite.store.base.Store.mentions`), so
+the same words are read the same way on SQLite and PostgreSQL, and only words of the
+searched vaults are ever suggested.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Collection, Sequence
+from functools import lru_cache
+from typing import Protocol
+
+from notecite.retrieve.terms import STOPWORDS
+
+MIN_LETTERS = 5
+_WORD = re.compile(rf"(?<![\w./#@`'-])[a-z]{{{MIN_LETTERS},}}(?![\w/`'-]|\.\w)")
+# what the asker writes as it is, never respelt: code spans, quoted phrases, links and URLs
+_WRITTEN_AS_IS = re.compile(
+    r"`[^`\n]*`|[\"\u201c][^\"\u201d\n]*[\"\u201d]|\[\[[^\]\n]*\]\]|\]\([^)\s]*\)|\S+://\S+"
+)
+
+
+class _Speller(Protocol):
+    def known(self, words: Sequence[str]) -> set[str]: ...
+
+    def edit_distance_1(self, word: str) -> set[str]: ...
+
+    def __getitem__(self, word: str) -> int: ...
+
+
+@lru_cache(maxsize=1)
+def _speller() -> _Speller:
+    """The English dictionary, loaded once on first use (about 0.2 s, 160,000 words)."""
+    from spellchecker import SpellChecker
+
+    speller: _Speller = SpellChecker(language="en", distance=1)
+    return speller
+
+
+def unknown_words(question: str, salient: Collection[str]) -> list[str]:
+    """The plain lowercase words of ``question`` (outside code spans, quotes and links) that
+    English does not know and that are no ``salient`` term: the ones that may be misspelt."""
+    text = _WRITTEN_AS_IS.sub(" ", question)
+    named = {term.lower() for term in salient}
+    words = [w for w in dict.fromkeys(_WORD.findall(text)) if w not in STOPWORDS and w not in named]
+    if not words:
+        return []
+    known = _speller().known(words)
+    return [w for w in words if w not in known]
+
+
+def readings(word: str) -> list[str]:
+    """What ``word`` may be a misspelling of: English words one edit away, most common first,
+    then ``word`` with one letter dropped or two neighbours swapped (a word of the notes'
+    own, such as "backlinks" for "backlniks", which no English dictionary holds). Every
+    reading starts with the letter ``word`` starts with."""
+    speller = _speller()
+    near = (w for w in speller.edit_distance_1(word) if w[:1] == word[:1])
+    english = sorted(speller.known(sorted(near)), key=lambda w: (-speller[w], w))
+    dropped = (word[:i] + word[i + 1 :] for i in range(1, len(word)))
+    swapped = (word[:i] + word[i + 1] + word[i] + word[i + 2 :] for i in range(1, len(word) - 1))
+    own = [w for w in dict.fromkeys([*dropped, *swapped]) if w != word and w not in english]
+    return [*english, *own]
+
+
+def respell(
+    question: str,
+    salient: Collection[str],
+    held: Callable[[Sequence[str]], set[str]],
+) -> dict[str, str]:
+    """Each misspelt word of ``question`` and the word it is read as: English does not know
+    it, ``held`` (the words some note holds, of those asked) does not hold it, and holds
+    exactly one of its :func:`readings`. Empty when nothing is misspelt, which is most
+    questions: then ``held`` is asked at most once."""
+    unknown = unknown_words(question, salient)
+    if not unknown:
+        return {}
+    in_notes = held(unknown)
+    absent = [w for w in unknown if w not in in_notes]
+    near = {w: readings(w) for w in absent}
+    asked = sorted({r for each in near.values() for r in each})
+    found = held(asked) if asked else set()
+    held_near = {w: [r for r in each if r in found] for w, each in near.items()}
+    return {w: each[0] for w, each in held_near.items() if len(each) == 1}
+
+
+def with_readings(question: str, readings_of: dict[str, str]) -> str:
+    """``question`` with each misspelt word replaced by its reading."""
+    for word, reading in readings_of.items():
+        question = re.sub(rf"(?<![\w-]){re.escape(word)}(?![\w-])", reading, question)
+    return question

@@ -1,0 +1,96 @@
+"""Misspelt question words, read as the word the notes hold."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pytest
+
+from notecite.retrieve.typos import readings, respell, unknown_words, with_readings
+
+NOTES = {
+    "template",
+    "templates",
+    "shortcut",
+    "backlinks",
+    "wikilinks",
+    "foam",
+    "counting",
+    "sync",
+    "clone",
+    "note",
+}
+
+
+class Held:
+    """The words the notes hold, of those asked; counts the look-ups."""
+
+    def __init__(self, words: set[str]) -> None:
+        self.words = words
+        self.asked: list[list[str]] = []
+
+    def __call__(self, asked: Sequence[str]) -> set[str]:
+        self.asked.append(list(asked))
+        return {w for w in asked if w in self.words}
+
+
+@pytest.mark.parametrize(
+    ("question", "read"),
+    [
+        ("How do I create a note from a tempalte?", {"tempalte": "template"}),
+        ("What's the shorcut for the daily note?", {"shorcut": "shortcut"}),
+        # a word of the notes' own, in no English dictionary: two letters swapped
+        ("how do i see backlniks", {"backlniks": "backlinks"}),
+        # an English word is no misspelling, whatever the notes hold ("roam" is not "foam")
+        ("Can foam import from roam?", {}),
+        # a word the notes hold is theirs
+        ("Do wikilinks update?", {}),
+        # a name is never read as another word
+        ("Does Tempalte exist?", {}),
+        # nor what the asker writes as it is
+        ('Is `tempalte` a command? Or "tempalte"? See https://x.example/tempalte', {}),
+        # nothing one edit away in the notes
+        ("Does Foam sync with logseq?", {}),
+        # a tool's name is a word with a letter in front: the first letter is never edited
+        ("Can I back up my vault with rsync or rclone?", {}),
+        ("how do i make a dnote", {}),
+    ],
+)
+def test_a_misspelt_word_is_read_as_the_word_the_notes_hold(
+    question: str, read: dict[str, str]
+) -> None:
+    assert respell(question, [], Held(NOTES)) == read
+
+
+def test_a_word_with_two_readings_in_the_notes_is_left_as_written() -> None:
+    """ "lanch": the notes hold "launch" and "lunch"; either reading could answer another
+    question."""
+    assert respell("When is the lanch?", [], Held(NOTES | {"launch", "lunch"})) == {}
+    assert respell("When is the lanch?", [], Held({"launch"})) == {"lanch": "launch"}
+
+
+def test_a_salient_term_is_never_respelt() -> None:
+    assert unknown_words("Does foam sync with tempalte?", ["tempalte"]) == []
+
+
+def test_the_notes_are_asked_once_when_nothing_is_misspelt() -> None:
+    held = Held(NOTES)
+    assert respell("Do wikilinks and backlinks update?", [], held) == {}
+    assert held.asked == [["wikilinks", "backlinks"]]
+    held = Held(NOTES)
+    assert respell("How do I write a note?", [], held) == {}
+    assert held.asked == []  # every word is English: the notes are not asked
+
+
+def test_readings_put_english_words_first() -> None:
+    found = readings("tempalte")
+    assert found[0] == "template"
+    assert "tmpalte" in found  # a letter dropped: the notes' own words are asked too
+    assert all(w.startswith("t") for w in found)
+    assert "sync" not in readings("rsync")  # it would edit the first letter
+
+
+def test_with_readings_replaces_whole_words_only() -> None:
+    assert with_readings("tempalte or tempaltes-x?", {"tempalte": "template"}) == (
+        "template or tempaltes-x?"
+    )
