@@ -178,6 +178,19 @@ def test_a_name_the_notes_never_mention_is_said_plainly_without_asking_the_model
     assert llm.calls == []
 
 
+def test_a_name_in_a_question_written_without_capitals_is_still_a_name(
+    make_engine: MakeEngine,
+) -> None:
+    """ "is the apollo launch streamed on vimeo": no capital marks "vimeo" as a name, but
+    English does not know the word and no note holds it, so the notes don't mention it."""
+    llm = ScriptedLLM("Yes, the launch is streamed on vimeo [N1].")
+    engine = make_engine(llm=llm, ask={"folder_ranking": False})
+    response = engine.ask(AskRequest(question="is the apollo launch streamed on vimeo", debug=True))
+    assert (response.abstained, response.abstain_reason) == (True, "not_mentioned")
+    assert response.answer.startswith('Your notes don\'t mention "vimeo"')
+    assert llm.calls == []
+
+
 def test_a_name_the_asker_gives_their_own_note_is_not_searched_for(
     make_engine: MakeEngine,
 ) -> None:

@@ -6,6 +6,7 @@ import pytest
 
 from notecite.retrieve.salient import (
     MissingTerms,
+    lowercase_names,
     maybe_own_names,
     name_groups,
     own_names,
@@ -13,6 +14,7 @@ from notecite.retrieve.salient import (
     variants,
     without_names,
     without_own_names,
+    writes_no_capitals,
 )
 
 
@@ -20,6 +22,13 @@ from notecite.retrieve.salient import (
     ("question", "expected"),
     [
         ("Can Foam import notes from Logseq?", ["Foam", "Logseq"]),
+        # written without capitals: a word English does not know is a name
+        ("can foam import notes from logseq", ["logseq"]),
+        ("Can foam import notes from logseq? I'd like that.", ["logseq"]),
+        # ... but not a word English knows, nor a short one (as often a typo)
+        ("can foam import notes from notion or opml", []),
+        # a question that writes its names with capitals is read by them alone
+        ("Can Foam import notes from logseq?", ["Foam"]),
         ("How do I set foam.openDailyNote.filenameFormat?", ["foam.openDailyNote.filenameFormat"]),
         ("What changed in v0.19?", ["v0.19"]),
         ("Is there a --force flag for publish?", ["--force"]),
@@ -154,3 +163,24 @@ def test_a_name_after_my_note_or_a_folder_may_be_the_askers_own(
 def test_without_names_leaves_out_every_mention() -> None:
     question = "Link my note plan-b from plan-b-notes and from plan-b?"
     assert without_names(question, ["plan-b"]) == "Link my note  from plan-b-notes and from ?"
+
+
+@pytest.mark.parametrize(
+    ("question", "lowercase"),
+    [
+        ("does foam sync with logseq", True),
+        ("Does foam sync with logseq? I hope so.", True),
+        ("I'm asking: does foam sync?", True),
+        ("Does Foam sync with logseq?", False),
+        ("does foam sync with GitHub", False),
+    ],
+)
+def test_a_question_written_without_capitals_is_told_apart(question: str, lowercase: bool) -> None:
+    assert writes_no_capitals(question) is lowercase
+
+
+def test_lowercase_names_leave_out_the_words_english_knows() -> None:
+    assert lowercase_names("can syncthing or dropbox keep notion and obsidian in sync") == [
+        "syncthing",
+        "dropbox",
+    ]

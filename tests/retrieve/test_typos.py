@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 import pytest
 
-from notecite.retrieve.typos import readings, respell, unknown_words, with_readings
+from notecite.retrieve.typos import readings, respell, typed_for, unknown_words, with_readings
 
 NOTES = {
     "template",
@@ -19,6 +19,7 @@ NOTES = {
     "sync",
     "clone",
     "note",
+    "synching",
 }
 
 
@@ -54,6 +55,8 @@ class Held:
         # a tool's name is a word with a letter in front: the first letter is never edited
         ("Can I back up my vault with rsync or rclone?", {}),
         ("how do i make a dnote", {}),
+        # nor read as a note's word through an edit no typist makes
+        ("Can I keep my notes in step with syncthing?", {}),
     ],
 )
 def test_a_misspelt_word_is_read_as_the_word_the_notes_hold(
@@ -63,10 +66,28 @@ def test_a_misspelt_word_is_read_as_the_word_the_notes_hold(
 
 
 def test_a_word_with_two_readings_in_the_notes_is_left_as_written() -> None:
-    """ "lanch": the notes hold "launch" and "lunch"; either reading could answer another
+    """ "linkd": the notes hold "linked" and "links"; either reading could answer another
     question."""
-    assert respell("When is the lanch?", [], Held(NOTES | {"launch", "lunch"})) == {}
-    assert respell("When is the lanch?", [], Held({"launch"})) == {"lanch": "launch"}
+    assert respell("Where is my linkd note?", [], Held(NOTES | {"linked", "links"})) == {}
+    assert respell("Where is my linkd note?", [], Held({"linked"})) == {"linkd": "linked"}
+
+
+@pytest.mark.parametrize(
+    ("typed", "word", "typo"),
+    [
+        ("tempalte", "template", True),  # two letters swapped
+        ("shorcut", "shortcut", True),  # a letter missed
+        ("tenplate", "template", True),  # n and m touch
+        ("templatte", "template", True),  # a key struck twice
+        ("templste", "template", True),  # s and a touch
+        ("jupyter", "jupiter", False),  # y and i do not touch: a name, not a typo
+        ("syncthing", "synching", False),  # t touches neither c nor h
+        ("rsync", "sync", False),  # the first letter is as typed
+        ("template", "template", False),
+    ],
+)
+def test_a_typo_is_an_edit_a_typist_makes(typed: str, word: str, typo: bool) -> None:
+    assert typed_for(typed, word) is typo
 
 
 def test_a_salient_term_is_never_respelt() -> None:
@@ -85,7 +106,7 @@ def test_the_notes_are_asked_once_when_nothing_is_misspelt() -> None:
 def test_readings_put_english_words_first() -> None:
     found = readings("tempalte")
     assert found[0] == "template"
-    assert "tmpalte" in found  # a letter dropped: the notes' own words are asked too
+    assert "backlinks" in readings("backlinkss")  # the notes' own words are asked too
     assert all(w.startswith("t") for w in found)
     assert "sync" not in readings("rsync")  # it would edit the first letter
 

@@ -13,6 +13,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from notecite.retrieve.english import known
 from notecite.retrieve.terms import STOPWORDS
 
 _CODE = re.compile(r"`([^`\n]{2,80})`")
@@ -54,6 +55,14 @@ _MAYBE_OWN_NAME = re.compile(
     rf"\b(?i:my|our)\s+(?:(?i:[a-z][\w-]*)\s+)??{_THINGS}\s+({_NAME_LIKE})"
     rf"|\b(?i:an?)\s+(?:(?i:[a-z][\w-]*)\s+)??{_THINGS}\s+({_NAME_SPELLED_AS_NAME})"
 )
+# A name in a question written without capitals: a lowercase word this long that English
+# does not know ("logseq", "syncthing"); shorter ones are as often a typo ("mkae").
+NAME_LETTERS = 5
+_LOWER_WORD = re.compile(rf"(?<![\w./:#@`'-])[a-z]{{{NAME_LETTERS},}}(?![\w/:`'-]|\.\w)")
+# A capital where anyone writes one: a sentence's first letter, and "I" ("I'm", "I've").
+_EXPECTED_CAPITAL = re.compile(r"(?:^|[.!?:]\s+|\n\s*)[\"'(]*[A-Z]|\bI\b")
+_CAPITAL = re.compile(r"[A-Z]")
+
 # Capitalised words that start questions or are common in them, never names.
 _COMMON_TEXT = """
 what when where which who whom whose why how is are was were do does did can could
@@ -149,15 +158,20 @@ def _own_name(found: re.Match[str]) -> str:
     return "" if name.lower() in STOPWORDS else name
 
 
-def salient_terms(question: str) -> list[str]:
+def salient_terms(question: str, *, names_in_lowercase: bool = True) -> list[str]:
     """Names, products, commands, options, versions and code spans of ``question``.
 
     A term is a code span or a quoted phrase; a token with inner punctuation or digits
     (``v0.19``, ``foam.graph.style``, ``--force``, ``C++``); a CamelCase or all-caps token
     (``GitHub``, ``PDF``); or a capitalised word that does not start the question or a
-    sentence (``Logseq`` in "Can Foam import from Logseq?"). What a link or an embed in the
-    question points to is none (:data:`_LINK`), nor a name the asker gives their own note,
-    folder or tag (:func:`own_names`).
+    sentence (``Logseq`` in "Can Foam import from Logseq?"). In a question written without
+    capitals (:func:`writes_no_capitals`), a word English does not know is one too
+    (``logseq`` in "does foam sync with logseq", :func:`lowercase_names`). What a link or an
+    embed in the question points to is none (:data:`_LINK`), nor a name the asker gives their
+    own note, folder or tag (:func:`own_names`).
+
+    ``names_in_lowercase=False`` leaves out the lowercase names: the terms by how they are
+    written alone (a misspelt word is no name, and is read first).
     """
     question = without_own_names(question)
     found: list[str] = []
@@ -178,7 +192,33 @@ def salient_terms(question: str) -> list[str]:
             found.extend(p for p in parts if p.lower() not in STOPWORDS and p[:1].isupper())
         else:
             found.append(token)
+    if names_in_lowercase and writes_no_capitals(plain):
+        found.extend(lowercase_names(plain))
     return list(dict.fromkeys(found))
+
+
+def writes_no_capitals(question: str) -> bool:
+    """Is ``question`` written without capitals, but for a sentence's first letter and "I"
+    ("does foam sync with logseq", "Can foam import from logseq?")? Then its names are in
+    lowercase too, and capitals cannot tell them from other words."""
+    return not _CAPITAL.search(_EXPECTED_CAPITAL.sub(" ", question))
+
+
+def lowercase_names(question: str) -> list[str]:
+    """The plain lowercase words of ``question`` (at least :data:`NAME_LETTERS` letters, no
+    stopwords) that English does not know: in a question written without capitals, its
+    names ("logseq", "syncthing", "dendron"). A misspelling is one too, so the question
+    should be read through :func:`notecite.retrieve.typos.respell` first; words English
+    knows ("notion", "obsidian") are never names here."""
+    words = [
+        w
+        for w in dict.fromkeys(_LOWER_WORD.findall(question))
+        if w not in STOPWORDS and w not in _COMMON
+    ]
+    if not words:
+        return []
+    english = known(words)
+    return [w for w in words if w not in english]
 
 
 def name_groups(question: str, terms: Sequence[str]) -> tuple[tuple[str, ...], ...]:

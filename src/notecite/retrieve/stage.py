@@ -520,7 +520,7 @@ class RetrievalStage:
             return self._mentioned(words, flt)
 
         try:
-            readings = respell(question, salient_terms(question), held)
+            readings = respell(question, salient_terms(question, names_in_lowercase=False), held)
         except StoreError:
             return question
         for word, reading in readings.items():

@@ -9,7 +9,7 @@ real name from being "corrected" into a word of the notes:
 - the word is a plain lowercase word of at least :data:`MIN_LETTERS` letters, outside code
   spans, quotes and links, and no salient term (a name such as "Logseq" is never read as
   another word: whether the notes mention it is what a near miss asks);
-- English does not know it (the word-frequency dictionary of ``pyspellchecker``: "roam",
+- English does not know it (:mod:`notecite.retrieve.english`: "roam",
   "notion" and "obsidian" are words, so they are never read as "foam", "motion" or anything
   else), and no note of the searched vaults holds it;
 - exactly one word one edit away is held by the notes: an English word (a letter added,
@@ -18,10 +18,13 @@ real name from being "corrected" into a word of the notes:
   dictionary; these two edits keep the look-up short). Where the notes hold two ("scounting":
   "counting" and "scouting"), the question is left as it is: a wrong reading would answer
   another question;
-- the edit leaves the first letter as written. A typist seldom misses the first letter, and
-  a tool's name is often a word with a letter in front: "rsync" is no misspelling of "sync",
-  nor "rclone" of "clone", and a question about either is a near miss when the notes only
-  say "sync".
+- the edit is one a typist makes (:func:`typed_for`): two letters swapped, a letter
+  missed, or a letter struck for, or beside, a neighbouring key of a QWERTY keyboard; and
+  it leaves the first letter as written, which a typist seldom misses. A name is often a word
+  with a letter in front or inside: "rsync" is no misspelling of "sync", "rclone" of
+  "clone", "syncthing" of "synching" ("t" is nowhere near "c" or "h"), nor "jupyter" of
+  "jupiter" ("y" for "i"), and a question about any of them is a near miss when the notes
+  only hold the other word.
 
 The stage looks the words up in the store (:meth:`notecite.store.base.Store.mentions`), so
 the same words are read the same way on SQLite and PostgreSQL, and only words of the
@@ -32,34 +35,22 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Collection, Sequence
-from functools import lru_cache
-from typing import Protocol
 
+from notecite.retrieve.english import known, one_edit_away
 from notecite.retrieve.terms import STOPWORDS
 
 MIN_LETTERS = 5
+_KEY_ROWS = (("qwertyuiop", 0.0), ("asdfghjkl", 0.25), ("zxcvbnm", 0.75))
+_KEY_AT = {
+    key: (row, col + shift)
+    for row, (keys, shift) in enumerate(_KEY_ROWS)
+    for col, key in enumerate(keys)
+}
 _WORD = re.compile(rf"(?<![\w./#@`'-])[a-z]{{{MIN_LETTERS},}}(?![\w/`'-]|\.\w)")
 # what the asker writes as it is, never respelt: code spans, quoted phrases, links and URLs
 _WRITTEN_AS_IS = re.compile(
     r"`[^`\n]*`|[\"\u201c][^\"\u201d\n]*[\"\u201d]|\[\[[^\]\n]*\]\]|\]\([^)\s]*\)|\S+://\S+"
 )
-
-
-class _Speller(Protocol):
-    def known(self, words: Sequence[str]) -> set[str]: ...
-
-    def edit_distance_1(self, word: str) -> set[str]: ...
-
-    def __getitem__(self, word: str) -> int: ...
-
-
-@lru_cache(maxsize=1)
-def _speller() -> _Speller:
-    """The English dictionary, loaded once on first use (about 0.2 s, 160,000 words)."""
-    from spellchecker import SpellChecker
-
-    speller: _Speller = SpellChecker(language="en", distance=1)
-    return speller
 
 
 def unknown_words(question: str, salient: Collection[str]) -> list[str]:
@@ -70,21 +61,60 @@ def unknown_words(question: str, salient: Collection[str]) -> list[str]:
     words = [w for w in dict.fromkeys(_WORD.findall(text)) if w not in STOPWORDS and w not in named]
     if not words:
         return []
-    known = _speller().known(words)
-    return [w for w in words if w not in known]
+    english = known(words)
+    return [w for w in words if w not in english]
+
+
+def neighbours(a: str, b: str) -> bool:
+    """Are ``a`` and ``b`` the same key or touching keys of a QWERTY keyboard?"""
+    if a == b:
+        return True
+    if a not in _KEY_AT or b not in _KEY_AT:
+        return False
+    (row_a, x_a), (row_b, x_b) = _KEY_AT[a], _KEY_AT[b]
+    return abs(row_a - row_b) <= 1 and abs(x_a - x_b) <= 1
+
+
+def typed_for(typed: str, word: str) -> bool:
+    """Could a typist aiming at ``word`` have typed ``typed`` (one edit from it)? Two
+    neighbouring letters swapped or a letter missed, anywhere; a letter struck instead of
+    the right one only where the two keys touch; an extra letter only where its key touches
+    (or repeats) the letter before or after it. The first letter is always as typed."""
+    if typed[:1] != word[:1] or typed == word:
+        return False
+    if len(typed) == len(word) - 1:  # a letter missed
+        return any(word[:i] + word[i + 1 :] == typed for i in range(1, len(word)))
+    if len(typed) == len(word) + 1:  # a letter too many
+        return any(
+            typed[:i] + typed[i + 1 :] == word
+            and (
+                neighbours(typed[i], typed[i - 1])
+                or (i + 1 < len(typed) and neighbours(typed[i], typed[i + 1]))
+            )
+            for i in range(1, len(typed))
+        )
+    if len(typed) != len(word):
+        return False
+    differ = [i for i, (a, b) in enumerate(zip(typed, word, strict=True)) if a != b]
+    if len(differ) == 1:  # a letter struck for another
+        return neighbours(typed[differ[0]], word[differ[0]])
+    first, *rest = differ
+    return (
+        rest == [first + 1] and typed[first] == word[first + 1] and typed[first + 1] == word[first]
+    )
 
 
 def readings(word: str) -> list[str]:
-    """What ``word`` may be a misspelling of: English words one edit away, most common first,
-    then ``word`` with one letter dropped or two neighbours swapped (a word of the notes'
-    own, such as "backlinks" for "backlniks", which no English dictionary holds). Every
-    reading starts with the letter ``word`` starts with."""
-    speller = _speller()
-    near = (w for w in speller.edit_distance_1(word) if w[:1] == word[:1])
-    english = sorted(speller.known(sorted(near)), key=lambda w: (-speller[w], w))
+    """What ``word`` may be a misspelling of (:func:`typed_for`): English words one edit
+    away, most common first, then ``word`` with one letter dropped or two neighbours swapped
+    (a word of the notes' own, such as "backlinks" for "backlniks", which no English
+    dictionary holds)."""
+    english = [w for w in one_edit_away(word) if typed_for(word, w)]
     dropped = (word[:i] + word[i + 1 :] for i in range(1, len(word)))
     swapped = (word[:i] + word[i + 1] + word[i] + word[i + 2 :] for i in range(1, len(word) - 1))
-    own = [w for w in dict.fromkeys([*dropped, *swapped]) if w != word and w not in english]
+    own = [
+        w for w in dict.fromkeys([*dropped, *swapped]) if w not in english and typed_for(word, w)
+    ]
     return [*english, *own]
 
 
