@@ -25,8 +25,10 @@ from notecite.retrieve.salient import (
         # written without capitals: a word English does not know is a name
         ("can foam import notes from logseq", ["logseq"]),
         ("Can foam import notes from logseq? I'd like that.", ["logseq"]),
-        # ... but not a word English knows, nor a short one (as often a typo)
+        # ... but not a word English knows, nor a short one (as often a typo), nor a
+        # misspelt English word
         ("can foam import notes from notion or opml", []),
+        ("Where is the panel of unconnceted notes?", []),
         # a question that writes its names with capitals is read by them alone
         ("Can Foam import notes from logseq?", ["Foam"]),
         ("How do I set foam.openDailyNote.filenameFormat?", ["foam.openDailyNote.filenameFormat"]),

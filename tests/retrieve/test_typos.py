@@ -72,6 +72,14 @@ def test_a_word_with_two_readings_in_the_notes_is_left_as_written() -> None:
     assert respell("Where is my linkd note?", [], Held({"linked"})) == {"linkd": "linked"}
 
 
+def test_an_english_reading_comes_before_a_form_only_the_index_holds() -> None:
+    """ "theems": the notes hold "themes", and a stemming index says they hold "thems" too
+    (it reads it as "them"); the English word is the one meant."""
+    assert respell("Which built-in theems are there?", [], Held({"themes", "thems"})) == {
+        "theems": "themes"
+    }
+
+
 @pytest.mark.parametrize(
     ("typed", "word", "typo"),
     [

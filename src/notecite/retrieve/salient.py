@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from notecite.retrieve.english import known
 from notecite.retrieve.terms import STOPWORDS
+from notecite.retrieve.typos import english_readings
 
 _CODE = re.compile(r"`([^`\n]{2,80})`")
 _QUOTED = re.compile(r"[\"\u201c]([^\"\u201d\n]{2,60})[\"\u201d]")
@@ -207,9 +208,10 @@ def writes_no_capitals(question: str) -> bool:
 def lowercase_names(question: str) -> list[str]:
     """The plain lowercase words of ``question`` (at least :data:`NAME_LETTERS` letters, no
     stopwords) that English does not know: in a question written without capitals, its
-    names ("logseq", "syncthing", "dendron"). A misspelling is one too, so the question
-    should be read through :func:`notecite.retrieve.typos.respell` first; words English
-    knows ("notion", "obsidian") are never names here."""
+    names ("logseq", "syncthing", "dendron"). Words English knows ("notion", "obsidian")
+    are never names here, nor are its words as a typist misspells them ("unconnceted": a
+    misspelling the notes could not read, since they never write "unconnected", is no name
+    the notes lack)."""
     words = [
         w
         for w in dict.fromkeys(_LOWER_WORD.findall(question))
@@ -218,7 +220,7 @@ def lowercase_names(question: str) -> list[str]:
     if not words:
         return []
     english = known(words)
-    return [w for w in words if w not in english]
+    return [w for w in words if w not in english and not english_readings(w)]
 
 
 def name_groups(question: str, terms: Sequence[str]) -> tuple[tuple[str, ...], ...]:

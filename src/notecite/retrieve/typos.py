@@ -104,12 +104,18 @@ def typed_for(typed: str, word: str) -> bool:
     )
 
 
+def english_readings(word: str) -> list[str]:
+    """The English words ``word`` may be a misspelling of (:func:`typed_for`), most common
+    first."""
+    return [w for w in one_edit_away(word) if typed_for(word, w)]
+
+
 def readings(word: str) -> list[str]:
     """What ``word`` may be a misspelling of (:func:`typed_for`): English words one edit
     away, most common first, then ``word`` with one letter dropped or two neighbours swapped
     (a word of the notes' own, such as "backlinks" for "backlniks", which no English
     dictionary holds)."""
-    english = [w for w in one_edit_away(word) if typed_for(word, w)]
+    english = english_readings(word)
     dropped = (word[:i] + word[i + 1 :] for i in range(1, len(word)))
     swapped = (word[:i] + word[i + 1] + word[i] + word[i + 2 :] for i in range(1, len(word) - 1))
     own = [
@@ -125,8 +131,10 @@ def respell(
 ) -> dict[str, str]:
     """Each misspelt word of ``question`` and the word it is read as: English does not know
     it, ``held`` (the words some note holds, of those asked) does not hold it, and holds
-    exactly one of its :func:`readings`. Empty when nothing is misspelt, which is most
-    questions: then ``held`` is asked at most once."""
+    exactly one of its English :func:`readings`, or, when it holds none of those, exactly
+    one of the others (an English word is the likelier one meant: "theems" is "themes",
+    whatever a full-text index that stems "thems" to "them" says). Empty when nothing is
+    misspelt, which is most questions: then ``held`` is asked at most once."""
     unknown = unknown_words(question, salient)
     if not unknown:
         return {}
@@ -135,8 +143,14 @@ def respell(
     near = {w: readings(w) for w in absent}
     asked = sorted({r for each in near.values() for r in each})
     found = held(asked) if asked else set()
-    held_near = {w: [r for r in each if r in found] for w, each in near.items()}
-    return {w: each[0] for w, each in held_near.items() if len(each) == 1}
+    read: dict[str, str] = {}
+    for word, each in near.items():
+        english = set(english_readings(word))
+        held_english = [r for r in each if r in found and r in english]
+        held_near = held_english or [r for r in each if r in found]
+        if len(held_near) == 1:
+            read[word] = held_near[0]
+    return read
 
 
 def with_readings(question: str, readings_of: dict[str, str]) -> str:
