@@ -24,7 +24,9 @@ from notecite.retrieve.salient import (
         ("Can Foam import notes from Logseq?", ["Foam", "Logseq"]),
         # written without capitals: a word English does not know is a name
         ("can foam import notes from logseq", ["logseq"]),
-        ("Can foam import notes from logseq? I'd like that.", ["logseq"]),
+        ("can foam import notes from logseq? I'd like that.", ["logseq"]),
+        # one who capitalises a sentence's start capitalises names too
+        ("Can foam import notes from logseq?", []),
         # ... but not a word English knows, nor a short one (as often a typo), nor a
         # misspelt English word
         ("can foam import notes from notion or opml", []),
@@ -171,8 +173,9 @@ def test_without_names_leaves_out_every_mention() -> None:
     ("question", "lowercase"),
     [
         ("does foam sync with logseq", True),
-        ("Does foam sync with logseq? I hope so.", True),
+        ("does foam sync with logseq? I hope so.", True),
         ("I'm asking: does foam sync?", True),
+        ("Does foam sync with logseq?", False),
         ("Does Foam sync with logseq?", False),
         ("does foam sync with GitHub", False),
     ],

@@ -60,8 +60,8 @@ _MAYBE_OWN_NAME = re.compile(
 # does not know ("logseq", "syncthing"); shorter ones are as often a typo ("mkae").
 NAME_LETTERS = 5
 _LOWER_WORD = re.compile(rf"(?<![\w./:#@`'-])[a-z]{{{NAME_LETTERS},}}(?![\w/:`'-]|\.\w)")
-# A capital where anyone writes one: a sentence's first letter, and "I" ("I'm", "I've").
-_EXPECTED_CAPITAL = re.compile(r"(?:^|[.!?:]\s+|\n\s*)[\"'(]*[A-Z]|\bI\b")
+# "I" ("I'm", "I've"): capitalised even by many who write nothing else so.
+_PRONOUN_I = re.compile(r"\bI\b")
 _CAPITAL = re.compile(r"[A-Z]")
 
 # Capitalised words that start questions or are common in them, never names.
@@ -199,10 +199,13 @@ def salient_terms(question: str, *, names_in_lowercase: bool = True) -> list[str
 
 
 def writes_no_capitals(question: str) -> bool:
-    """Is ``question`` written without capitals, but for a sentence's first letter and "I"
-    ("does foam sync with logseq", "Can foam import from logseq?")? Then its names are in
-    lowercase too, and capitals cannot tell them from other words."""
-    return not _CAPITAL.search(_EXPECTED_CAPITAL.sub(" ", question))
+    """Is ``question`` written without capitals, "I" aside ("does foam sync with logseq",
+    "can I use foam with logseq")? Then its names are in lowercase too, and capitals cannot
+    tell them from other words. One who starts a sentence with a capital writes a name with
+    one too: there a lowercase word English does not know is a misspelling or a term of art
+    as often as a name (SQuAD 2.0's answerable "What kind of measurements define
+    accelerlations?", a SciFact claim's "glycometabolic")."""
+    return not _CAPITAL.search(_PRONOUN_I.sub(" ", question))
 
 
 def lowercase_names(question: str) -> list[str]:
