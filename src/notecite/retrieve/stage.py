@@ -575,10 +575,12 @@ class RetrievalStage:
     ) -> list[Candidate]:
         """The top ``limit`` candidates of the given folders (else of each vault), ranked as
         :meth:`retrieve` ranks them, with no threshold, no folder ranking and no auto-RAG;
-        only notes that meet the frontmatter ``filters`` (and those written in the question)."""
+        only notes that meet the frontmatter ``filters`` (and those written in the question).
+        A misspelt word is searched as the word the notes hold, as ask reads it."""
         debug = DebugInfo()
         found = request_filters(self._store, self._vaults, question, filters)
-        question, self._conditions = found.question, found.conditions
+        self._conditions = found.conditions
+        question = self._respelled(found.question, debug)
         query = self._embed_or_none(question, debug)
         pairs = [p for f in folders for p in resolve_user_folder(f, self._vaults)]
         scopes = [Scope(v, f, 1.0) for v, f in dict.fromkeys(pairs)] or [

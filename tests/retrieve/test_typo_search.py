@@ -1,0 +1,31 @@
+"""A misspelt word is searched as the word the notes hold, on SQLite and PostgreSQL alike."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from notecite.testing import EngineFactory
+
+NOTES = {
+    "templates.md": "# Templates\n\nA template fills a new note with its first lines.\n",
+    "sync.md": "# Sync\n\nThe sync command pushes every vault to the remote.\n",
+    "daily.md": "# Daily\n\nThe daily note opens with the date as its title.\n",
+}
+
+
+@pytest.mark.parametrize(
+    "backend", ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
+)
+def test_search_reads_a_misspelt_word_as_the_notes_word(
+    notecite_engines: EngineFactory, backend: str, request: pytest.FixtureRequest
+) -> None:
+    store: dict[str, Any] = {}
+    if backend == "postgres":
+        store = {"backend": "postgres", "url": request.getfixturevalue("pg_url")}
+    engine = notecite_engines(vaults={"notes": NOTES}, store=store)
+    found = engine.search("tempalte", vaults=["notes"], k=3)
+    assert found
+    assert found[0].rel_path == "templates.md"
+    assert found[0].score_bm25 > 0  # found by its word, not only by a near vector
