@@ -47,6 +47,15 @@ def _restore_logging() -> Iterator[None]:
     root.setLevel(level)
 
 
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def store_options(request: pytest.FixtureRequest) -> dict[str, str]:
+    """The ``store`` settings of each backend in turn: the embedded SQLite file, then a
+    fresh PostgreSQL database (a test that takes it runs once on each)."""
+    if request.param == "postgres":
+        return {"backend": "postgres", "url": request.getfixturevalue("pg_url")}
+    return {}
+
+
 @pytest.fixture
 def settings(tmp_path: Path) -> Settings:
     """``load_settings(home=tmp_path / "home", embedder={"name": "hash"})``."""

@@ -9,7 +9,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
-import pytest
 
 from notecite.api import create_app
 from notecite.config import load_settings
@@ -55,22 +54,16 @@ class SlowModel:
             self.closed.set()
 
 
-@pytest.mark.parametrize(
-    "backend", ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
-)
 def test_a_client_that_goes_away_stops_the_model_within_a_second(
-    tmp_path: Path, notes_dir: Path, backend: str, request: pytest.FixtureRequest
+    tmp_path: Path, notes_dir: Path, store_options: dict[str, str]
 ) -> None:
     model = SlowModel()
-    store: dict[str, object] = {}
-    if backend == "postgres":
-        store = {"backend": "postgres", "url": request.getfixturevalue("pg_url")}
     with ProviderServer(model) as provider:
         settings = load_settings(
             home=tmp_path / "home",
             embedder={"name": "hash"},
             llm="openai",
-            store=store,
+            store=store_options,
             generation={"base_url": provider.url + "/v1", "retries": 0, "timeout_s": 20},
         )
         with (

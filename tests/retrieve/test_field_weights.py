@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from notecite.engine import Engine
@@ -28,26 +26,22 @@ def weights_of(engine: Engine, vault: str = "notes") -> dict[str, float]:
     return {c.chunk.rel_path: c.type_weight for c in stage.search("release checklist", (), 3)}
 
 
-@pytest.mark.parametrize(
-    "backend", ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
-)
 def test_weights_by_any_key_multiply_and_type_is_one_of_them(
-    notecite_engines: EngineFactory, backend: str, request: pytest.FixtureRequest
+    notecite_engines: EngineFactory, store_options: dict[str, str]
 ) -> None:
-    store: dict[str, Any] = {}
-    if backend == "postgres":
-        store = {"backend": "postgres", "url": request.getfixturevalue("pg_url")}
     weights = {
         "persona": {"mentor": 2.0, "Critic": 0.5},
         "tags": {"urgent": 3.0, "ops": 1.5},
         "type": {"photo": 0.1},
     }
-    engine = notecite_engines(vaults={"notes": NOTES}, store=store, retrieval={"weights": weights})
+    engine = notecite_engines(
+        vaults={"notes": NOTES}, store=store_options, retrieval={"weights": weights}
+    )
     # a: mentor 2.0 x ops 1.5; b: critic 0.5 x max(ops, urgent) 3.0; c: photo 0.1
     assert weights_of(engine) == pytest.approx({"a.md": 3.0, "b.md": 1.5, "c.md": 0.1})
     assert order(engine) == ["a.md", "b.md", "c.md"]
     # (one PostgreSQL database serves both engines: the second vault has its own name)
-    plain = notecite_engines(vaults={"plain": NOTES}, store=store)
+    plain = notecite_engines(vaults={"plain": NOTES}, store=store_options)
     assert weights_of(plain, "plain") == pytest.approx({"a.md": 1.0, "b.md": 1.0, "c.md": 0.3})
 
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from notecite.engine import Engine
@@ -66,16 +64,10 @@ def first(engine: Engine, question: str, vault: str = "notes") -> str:
     return engine.search(question, vaults=[vault], k=2)[0].rel_path
 
 
-@pytest.mark.parametrize(
-    "backend", ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
-)
 def test_a_release_question_ranks_the_release_note_first(
-    notecite_engines: EngineFactory, backend: str, request: pytest.FixtureRequest
+    notecite_engines: EngineFactory, store_options: dict[str, str]
 ) -> None:
-    store: dict[str, Any] = {}
-    if backend == "postgres":
-        store = {"backend": "postgres", "url": request.getfixturevalue("pg_url")}
-    engine = notecite_engines(vaults={"notes": NOTES}, store=store)
+    engine = notecite_engines(vaults={"notes": NOTES}, store=store_options)
     assert first(engine, "Which release introduced the calendar view for the daily journal?") == (
         "changelog/2021-06-21.md"
     )
@@ -83,6 +75,8 @@ def test_a_release_question_ranks_the_release_note_first(
         "features/calendar.md"
     )
     # (one PostgreSQL database serves both engines: the second vault has its own name)
-    plain = notecite_engines(vaults={"plain": NOTES}, store=store, retrieval={"release_weight": 1})
+    plain = notecite_engines(
+        vaults={"plain": NOTES}, store=store_options, retrieval={"release_weight": 1}
+    )
     question = "Which release introduced the calendar view for the daily journal?"
     assert first(plain, question, "plain") == "features/calendar.md"

@@ -2,10 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-import pytest
-
 from notecite.testing import EngineFactory
 
 NOTES = {
@@ -15,16 +11,10 @@ NOTES = {
 }
 
 
-@pytest.mark.parametrize(
-    "backend", ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
-)
 def test_search_reads_a_misspelt_word_as_the_notes_word(
-    notecite_engines: EngineFactory, backend: str, request: pytest.FixtureRequest
+    notecite_engines: EngineFactory, store_options: dict[str, str]
 ) -> None:
-    store: dict[str, Any] = {}
-    if backend == "postgres":
-        store = {"backend": "postgres", "url": request.getfixturevalue("pg_url")}
-    engine = notecite_engines(vaults={"notes": NOTES}, store=store)
+    engine = notecite_engines(vaults={"notes": NOTES}, store=store_options)
     found = engine.search("tempalte", vaults=["notes"], k=3)
     assert found
     assert found[0].rel_path == "templates.md"
