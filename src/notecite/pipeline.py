@@ -30,6 +30,7 @@ from notecite.retrieve.retriever import Candidate
 from notecite.retrieve.salient import not_mentioned_answer
 from notecite.retrieve.stage import Retrieved
 from notecite.retrieve.terms import query_terms
+from notecite.retrieve.typos import with_readings
 from notecite.schemas.ask import (
     AskRequest,
     AskResponse,
@@ -212,11 +213,13 @@ class AskPipeline:
                 )
             )
         absent = retrieved.missing.unheld
+        # the question with its misspelt words read as the notes' words ("tempalte")
+        asked = with_readings(request.question, retrieved.readings)
         answer = answer_with_citations(
             self._llm,
-            request.question,
+            asked,
             context_pieces(kept),
-            _prompt_builder(request, absent),
+            _prompt_builder(request, absent, asked),
             self._count_tokens,
             AnswerSettings(
                 budget=context_budget(
@@ -229,7 +232,7 @@ class AskPipeline:
                 reading_threshold=reading_threshold(self._settings),
             ),
             on_token,
-            _prompt_builder(request, ()) if absent else None,
+            _prompt_builder(request, (), asked) if absent else None,
         )
         if self._note_lines is not None:
             place_quotes(answer, kept, self._note_lines)
@@ -271,13 +274,13 @@ class AskPipeline:
         )
 
 
-def _prompt_builder(request: AskRequest, absent: Sequence[str]) -> PromptBuilder:
-    """The messages of ``request``'s answer for a given context; ``absent`` as in
-    ``answer_messages``."""
+def _prompt_builder(request: AskRequest, absent: Sequence[str], question: str) -> PromptBuilder:
+    """The messages of ``request``'s answer to ``question`` (its question as read) for a
+    given context; ``absent`` as in ``answer_messages``."""
 
     def prompt(sources: Sequence[ContextSource]) -> tuple[ChatMessage, ...]:
         return answer_messages(
-            request.question, sources, request.citation_style, request.detail, absent=absent
+            question, sources, request.citation_style, request.detail, absent=absent
         )
 
     return prompt

@@ -251,6 +251,9 @@ def test_a_misspelt_word_is_searched_as_the_word_the_notes_hold(
     cited = [r for r in response.references if r.cid]
     assert cited
     assert cited[0].rel_path == "projects/work/apollo.md"
+    # the model is asked the question as read
+    (call,) = llm.answer_calls
+    assert call.messages[-1].content.endswith("Question: When is the Apollo launch?")
 
 
 def test_a_name_the_notes_do_mention_is_answered(make_engine: MakeEngine) -> None:

@@ -253,3 +253,16 @@ def test_a_chat_answer_whose_notes_do_not_hold_it_is_replaced_by_an_abstention(
     assert reply.citations == []
     assert len(llm.answer_calls) == 1
     assert len(llm.yes_calls) == 1
+
+
+def test_a_misspelt_word_is_asked_of_the_model_as_the_notes_word(make_engine: MakeEngine) -> None:
+    """ "lanuch" is in no note; the notes hold "launch": the turn is searched and asked as
+    "When is the Apollo launch?"."""
+    llm = ScriptedLLM("The Apollo launch is on March 14 [N1].")
+    engine = make_engine(llm=llm, ask={"auto_rag": "off"})
+    response = engine.chat(ChatRequest(message="When is the Apollo lanuch?"))
+    assert response.citations
+    assert response.citations[0].note_id == "notes/projects/apollo.md"
+    (call,) = llm.answer_calls
+    assert "When is the Apollo launch?" in call.messages[-1].content
+    assert "lanuch" not in call.messages[-1].content

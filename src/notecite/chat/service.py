@@ -44,6 +44,7 @@ from notecite.retrieve.retriever import Candidate
 from notecite.retrieve.salient import not_mentioned_answer
 from notecite.retrieve.stage import Retrieved
 from notecite.retrieve.terms import query_terms
+from notecite.retrieve.typos import with_readings
 from notecite.schemas.ask import MAX_QUESTION_CHARS, AbstainReason, AskRequest, DebugInfo, ErrorInfo
 from notecite.schemas.chat import (
     ChatCitation,
@@ -189,7 +190,7 @@ class ChatService:
             else:
                 answer = self._answer(
                     request,
-                    query.query,
+                    with_readings(query.query, retrieved.readings if retrieved else {}),
                     history,
                     kept,
                     settings,

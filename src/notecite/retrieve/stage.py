@@ -74,6 +74,8 @@ class Retrieved:
         debug: notes, timings, folder selection and the auto-RAG record.
         parts: the parts of a question that asks several things, each of which was searched
             on its own (empty for a question that asks one thing).
+        readings: each misspelt word of the question and the word of the notes it was read
+            as (:mod:`notecite.retrieve.typos`); the answer is written to the question so read.
     """
 
     candidates: list[Candidate]
@@ -85,6 +87,7 @@ class Retrieved:
     missing: MissingTerms = field(default_factory=MissingTerms)
     filtered_out: bool = False
     parts: tuple[str, ...] = ()
+    readings: dict[str, str] = field(default_factory=dict)
 
 
 logger = logging.getLogger(__name__)
@@ -117,6 +120,7 @@ class RetrievalStage:
         self._reranker = reranker
         self._waiting: frozenset[tuple[str, str]] = frozenset()
         self._conditions: tuple[Condition, ...] = ()
+        self._readings: dict[str, str] = {}
 
     # -- stages -----------------------------------------------------------------------------
 
@@ -522,7 +526,8 @@ class RetrievalStage:
         try:
             readings = respell(question, salient_terms(question, names_in_lowercase=False), held)
         except StoreError:
-            return question
+            readings = {}
+        self._readings = readings
         for word, reading in readings.items():
             debug.notes.append(f"read {word!r} as {reading!r}: no note holds {word!r}")
         return with_readings(question, readings)
@@ -699,7 +704,7 @@ class RetrievalStage:
             for status in self._store.vault_status()
             if status.name in {v.name for v in self._vaults}
         )
-        return Retrieved(candidates, kept, strategy, k, empty, debug)
+        return Retrieved(candidates, kept, strategy, k, empty, debug, readings=dict(self._readings))
 
 
 def _same_word_held(term: str, stems: set[str]) -> bool:
