@@ -3,7 +3,7 @@
 "How do I create a note from a tempalte?" finds nothing by its key word: no note holds
 "tempalte", so BM25 cannot match it, the embedding drifts, and the answerability gate counts
 a question word in no note (a strong sign of a question from elsewhere) and refuses. A person
-reads it as "template" without thinking; so does notecite, under three conditions that keep a
+reads it as "template" without thinking; so does notecite, under four conditions that keep a
 real name from being "corrected" into a word of the notes:
 
 - the word is a plain lowercase word of at least :data:`MIN_LETTERS` letters, outside code
@@ -15,9 +15,9 @@ real name from being "corrected" into a word of the notes:
 - exactly one word one edit away is held by the notes: an English word (a letter added,
   dropped, changed, or two swapped), or the word with one letter dropped or two neighbouring
   letters swapped (the notes' own words, "backlinks" for "backlniks", are in no English
-  dictionary; these two edits keep the look-up short). Where the notes hold two ("scounting":
-  "counting" and "scouting"), the question is left as it is: a wrong reading would answer
-  another question;
+  dictionary; these two edits keep the look-up short). Where the notes hold two ("linkd":
+  "linked" and "links"), the question is left as it is: a wrong reading would answer another
+  question (an English word held comes before a form only the index holds: :func:`respell`);
 - the edit is one a typist makes (:func:`typed_for`): two letters swapped, a letter
   missed, or a letter struck for, or beside, a neighbouring key of a QWERTY keyboard; and
   it leaves the first letter as written, which a typist seldom misses. A name is often a word
