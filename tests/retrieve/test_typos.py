@@ -6,7 +6,15 @@ from collections.abc import Sequence
 
 import pytest
 
-from notecite.retrieve.typos import readings, respell, typed_for, unknown_words, with_readings
+from notecite.retrieve import typos
+from notecite.retrieve.typos import (
+    MAX_READINGS,
+    readings,
+    respell,
+    typed_for,
+    unknown_words,
+    with_readings,
+)
 
 NOTES = {
     "template",
@@ -123,3 +131,20 @@ def test_with_readings_replaces_whole_words_only() -> None:
     assert with_readings("tempalte or tempaltes-x?", {"tempalte": "template"}) == (
         "template or tempaltes-x?"
     )
+
+
+def test_a_question_is_read_for_a_few_misspelt_words_at_most(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each misspelt word asks the store for a few dozen readings: noise is not read whole."""
+    read: list[str] = []
+
+    def readings_of(word: str) -> list[str]:
+        read.append(word)
+        return readings(word)
+
+    monkeypatch.setattr(typos, "readings", readings_of)
+    noise = " ".join(["tempalte"] + [f"zqxw{letter}vk" for letter in "abcdefghijkl"])
+    assert respell(noise, [], Held(NOTES)) == {"tempalte": "template"}
+    assert read == ["tempalte"] + [f"zqxw{letter}vk" for letter in "abcdefg"]
+    assert len(read) == MAX_READINGS

@@ -40,6 +40,9 @@ from notecite.retrieve.english import known, one_edit_away
 from notecite.retrieve.terms import STOPWORDS
 
 MIN_LETTERS = 5
+# A question is read for at most this many misspelt words (each asks the store for a few
+# dozen readings): a real question has one or two; more is noise, and reading it costs time.
+MAX_READINGS = 8
 _KEY_ROWS = (("qwertyuiop", 0.0), ("asdfghjkl", 0.25), ("zxcvbnm", 0.75))
 _KEY_AT = {
     key: (row, col + shift)
@@ -139,7 +142,7 @@ def respell(
     if not unknown:
         return {}
     in_notes = held(unknown)
-    absent = [w for w in unknown if w not in in_notes]
+    absent = [w for w in unknown if w not in in_notes][:MAX_READINGS]
     near = {w: readings(w) for w in absent}
     asked = sorted({r for each in near.values() for r in each})
     found = held(asked) if asked else set()
