@@ -12,6 +12,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
+# the vault QA sets whose dev items are tuned on (bench/qa/README.md)
+QA_DEV_SETS = tuple(
+    REPO / "bench" / "qa" / name
+    for name in ("vaults.jsonl", "vaults-dev2.jsonl", "vaults-dev3.jsonl", "vaults-dev4.jsonl")
+)
 
 
 def median(values: Sequence[float]) -> float:

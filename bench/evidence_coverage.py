@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from _measure import median, percentile
+from _measure import QA_DEV_SETS, median, percentile
 from notecite import Engine
 from notecite.config import load_settings
 from notecite.evaluate.beir import eval_settings
@@ -38,8 +38,6 @@ from notecite.evaluate.qa_metrics import holds
 from notecite.schemas.ask import AskRequest
 from notecite.testing import ScriptedLLM
 
-REPO = Path(__file__).resolve().parent.parent
-DEV_SETS = ("vaults.jsonl", "vaults-dev2.jsonl", "vaults-dev3.jsonl", "vaults-dev4.jsonl")
 _SOURCE = re.compile(r"^\[N\d+\] (\S+)", re.MULTILINE)
 
 
@@ -102,9 +100,7 @@ def _cover(home: Path, items: Sequence[QaItem], setting: str) -> Coverage:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--home", type=Path, required=True)
-    parser.add_argument(
-        "--data", type=Path, nargs="+", default=[REPO / "bench" / "qa" / n for n in DEV_SETS]
-    )
+    parser.add_argument("--data", type=Path, nargs="+", default=list(QA_DEV_SETS))
     parser.add_argument("--split", default="dev", choices=("dev", "test"))
     parser.add_argument("--setting", action="append", default=[], help="evidence:N or chunks")
     parser.add_argument("--missed", action="store_true", help="list the questions missed")

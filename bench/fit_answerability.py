@@ -25,15 +25,14 @@ from pathlib import Path
 
 import numpy as np
 
+from _measure import QA_DEV_SETS
 from notecite import Engine
 from notecite.config import load_settings
 from notecite.retrieve.answerability import FEATURE_NAMES, features
 from notecite.schemas.ask import AskRequest
 from notecite.types import SearchFilter
 
-REPO = Path(__file__).resolve().parent.parent
 ANSWERABLE = {"fact", "how-to", "multi-note", "time", "folder-scoped"}
-DEV_SETS = ("vaults.jsonl", "vaults-dev2.jsonl", "vaults-dev3.jsonl", "vaults-dev4.jsonl")
 
 
 def collect(home: Path, data: Sequence[Path]) -> tuple[np.ndarray, np.ndarray, list[str]]:
@@ -114,7 +113,7 @@ def main() -> None:
         "--data",
         type=Path,
         nargs="+",
-        default=[REPO / "bench" / "qa" / name for name in DEV_SETS],
+        default=list(QA_DEV_SETS),
         help="QA files whose dev items are fitted on (default: the four dev sets of bench/qa)",
     )
     parser.add_argument("--l2", type=float, default=1.0)

@@ -31,7 +31,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from _measure import REPO, machine
+from _measure import QA_DEV_SETS, REPO, machine
 from ask_squad import OUT, load_questions, sample
 from notecite import Engine
 from notecite.config import (
@@ -52,7 +52,6 @@ from notecite.schemas.ask import AskRequest
 from notecite.store.sqlite import SQLiteStore
 from notecite.testing import ScriptedLLM
 
-DEV_SETS = ("vaults.jsonl", "vaults-dev2.jsonl", "vaults-dev3.jsonl", "vaults-dev4.jsonl")
 _HINT_START = ABSENT_HINT.split("{", 1)[0]
 THRESHOLDS = (0.45, 0.5, 0.53, 0.55, 0.57, 0.6, 0.62, 0.65, 0.7)
 
@@ -80,8 +79,8 @@ def _checked(llm: ScriptedLLM, question: str) -> tuple[ChatMessage, ...] | None:
 def vault_questions(home: Path) -> list[Asked]:
     items = [
         item
-        for name in DEV_SETS
-        for item in load_qa(REPO / "bench" / "qa" / name)
+        for path in QA_DEV_SETS
+        for item in load_qa(path)
         if item.split == "dev" and item.answerable
     ]
     asked: list[Asked] = []

@@ -30,6 +30,7 @@ import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from _measure import QA_DEV_SETS
 from notecite.config import load_settings
 from notecite.evaluate.qa import MANIFEST, run_qa
 from notecite.evaluate.qa_data import QaItem, load_qa, to_json
@@ -37,8 +38,6 @@ from notecite.evaluate.qa_metrics import QaReport
 from notecite.retrieve.salient import salient_terms
 from notecite.retrieve.terms import STOPWORDS
 
-REPO = Path(__file__).resolve().parent.parent
-DEV_SETS = ("vaults.jsonl", "vaults-dev2.jsonl", "vaults-dev3.jsonl", "vaults-dev4.jsonl")
 FORMS = ("as-written", "lowercase", "typo")
 _PLAIN_WORD = re.compile(r"(?<![\w`'\"./#@-])[a-z]{6,}(?![\w`'\"/-])")
 
@@ -96,9 +95,7 @@ def _row(form: str, items: int, run_report: QaReport) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--home", type=Path, required=True)
-    parser.add_argument(
-        "--data", type=Path, nargs="+", default=[REPO / "bench" / "qa" / n for n in DEV_SETS]
-    )
+    parser.add_argument("--data", type=Path, nargs="+", default=list(QA_DEV_SETS))
     parser.add_argument("--split", default="dev", choices=("dev", "test"))
     parser.add_argument("--llm", default="extractive")
     parser.add_argument("--form", action="append", choices=FORMS, help="default: all three")
