@@ -148,7 +148,7 @@ def respell(
     found = held(asked) if asked else set()
     read: dict[str, str] = {}
     for word, each in near.items():
-        english = set(english_readings(word))
+        english = known(each)  # its English readings: the others are in no dictionary
         held_english = [r for r in each if r in found and r in english]
         held_near = held_english or [r for r in each if r in found]
         if len(held_near) == 1:
