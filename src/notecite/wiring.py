@@ -18,6 +18,7 @@ from notecite.errors import ConfigError, EmbedderMismatchError, RerankError
 from notecite.generate.base import LLM
 from notecite.generate.registry import create_llm
 from notecite.ingest.indexer import WrittenCallback
+from notecite.ingest.parse import note_lines_as_read
 from notecite.retrieve.cache import RetrievalCaches
 from notecite.retrieve.rerankers import Reranker, RerankerContext, create_reranker
 from notecite.retrieve.rerankers.base import Passage, WarmableReranker
@@ -192,7 +193,8 @@ class Components:
         return open_session_store(self.settings, self.store)
 
     def note_lines(self, vault: str, rel_path: str) -> list[str] | None:
-        """The current lines of a note of this tenant (None when it cannot be read)."""
+        """The current lines of a note of this tenant (None when it cannot be read); a
+        markdown note's as the index reads them (:func:`note_lines_as_read`)."""
         found = self.store.get_vault(vault)
         if found is None:
             return None
@@ -200,9 +202,10 @@ class Components:
         if not path.is_relative_to(found.path.resolve()):
             return None
         try:
-            return path.read_text(encoding="utf-8", errors="replace").split("\n")
+            text = path.read_text(encoding="utf-8", errors="replace")
         except OSError:
             return None
+        return note_lines_as_read(rel_path, text)
 
     def for_tenant(self, tenant: str) -> Components:
         """A new set over the vaults, notes and sessions of ``tenant`` (created when new).

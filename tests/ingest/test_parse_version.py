@@ -22,7 +22,10 @@ from tests.helpers import DENDRON_VAULT, FOAM_VAULT
 pytestmark = pytest.mark.slow  # parses the 1,098 shared notes
 
 # PARSE_VERSION -> the digest of what it makes of the Foam and Dendron vaults (below).
-FINGERPRINTS = {2: "a686dda05a985c315be95bd5673e0a67a6cb2b964ecde076c1bbec0630029e5d"}
+FINGERPRINTS = {
+    2: "a686dda05a985c315be95bd5673e0a67a6cb2b964ecde076c1bbec0630029e5d",
+    3: "0c0c8beaa4991c7350e6272ef4791fadb5a189173d1c62df4d28ad068d1ced19",
+}
 MTIME = datetime(2024, 1, 1, tzinfo=UTC)
 
 

@@ -6,6 +6,8 @@ import re
 from datetime import datetime
 from pathlib import PurePosixPath
 
+from notecite.errors import ParseError
+from notecite.ingest.code_regions import rewrite_prose
 from notecite.ingest.frontmatter import (
     as_keywords,
     first_str,
@@ -14,6 +16,7 @@ from notecite.ingest.frontmatter import (
     to_json_safe,
 )
 from notecite.ingest.sections import split_sections
+from notecite.ingest.variables import substitute_variables
 from notecite.types import DocType, ParsedNote, Section
 
 _WIKILINK = re.compile(r"!?\[\[([^\]|#\n]*)(#[^\]|\n]*)?(?:\|([^\]\n]+))?\]\]")
@@ -43,43 +46,26 @@ def _wikilink_text(match: re.Match[str]) -> str:
     return text
 
 
-_FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
-_CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
-
-
-def _readable_line(line: str) -> str:
-    """One line's wikilinks made readable, outside its code spans."""
-    out, last = [], 0
-    for span in _CODE_SPAN.finditer(line):
-        out.append(_WIKILINK.sub(_wikilink_text, line[last : span.start()]))
-        out.append(span.group(0))
-        last = span.end()
-    out.append(_WIKILINK.sub(_wikilink_text, line[last:]))
-    return "".join(out)
-
-
 def readable_wikilinks(text: str) -> str:
     """``[[people/priya|Priya]]`` -> ``Priya``; ``[[Atlas#Budget]]`` -> ``Atlas Budget``;
     Dendron's ``[[Calendar View|dendron://site/topic.calendar]]`` -> ``Calendar View``.
 
     Code is left as written: a link in a fenced block or a code span is an example of the
     syntax (``![[note#Section]]`` is how a note says how to embed a section)."""
-    if "[[" not in text:
-        return text
-    lines = text.split("\n")
-    fence = ""
-    for number, line in enumerate(lines):
-        opened = _FENCE.match(line)
-        if fence:
-            if opened and opened.group(1)[0] == fence[0] and len(opened.group(1)) >= len(fence):
-                fence = ""
-            continue
-        if opened:
-            fence = opened.group(1)
-            continue
-        if "[[" in line:
-            lines[number] = _readable_line(line)
-    return "\n".join(lines)
+    return rewrite_prose(text, "[[", lambda prose: _WIKILINK.sub(_wikilink_text, prose))
+
+
+def lines_as_read(text: str) -> list[str]:
+    """The lines of a markdown note as the index reads them (frontmatter variables and
+    wikilinks in their readable form), numbered as in the file: a quote taken from a chunk
+    is found on its own line. A note with broken frontmatter is given as written."""
+    try:
+        meta, body, offset = split_frontmatter(text)
+    except ParseError:
+        return text.split("\n")
+    return text.split("\n")[:offset] + readable_wikilinks(substitute_variables(body, meta)).split(
+        "\n"
+    )
 
 
 def _first_h1(sections: tuple[Section, ...]) -> str:
@@ -93,7 +79,7 @@ def _first_h1(sections: tuple[Section, ...]) -> str:
 def parse_markdown(rel_path: str, text: str, mtime: datetime) -> ParsedNote:
     """Parse a markdown note; raises ParseError on broken frontmatter."""
     meta, body, offset = split_frontmatter(text)
-    body = readable_wikilinks(body)
+    body = readable_wikilinks(substitute_variables(body, meta))
     sections = split_sections(body, first_line=offset + 1)
     title = first_str(meta, "title", "name") or _first_h1(sections) or PurePosixPath(rel_path).stem
     created = parse_date(meta.get("created")) or parse_date(meta.get("date"))

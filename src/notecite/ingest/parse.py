@@ -7,7 +7,7 @@ from pathlib import PurePosixPath
 
 from notecite.errors import ParseError
 from notecite.ingest.html import parse_html
-from notecite.ingest.markdown import parse_markdown
+from notecite.ingest.markdown import lines_as_read, parse_markdown
 from notecite.ingest.pdf import parse_pdf
 from notecite.ingest.plaintext import parse_text
 from notecite.types import ParsedNote
@@ -25,6 +25,14 @@ def decode_text(data: bytes) -> str:
     except UnicodeDecodeError as exc:
         raise ParseError(f"not valid UTF-8 (byte {exc.start}); re-save the file as UTF-8") from exc
     return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def note_lines_as_read(rel_path: str, text: str) -> list[str]:
+    """The lines of a note file numbered as in the file, a markdown note's as the index
+    reads them (:func:`~notecite.ingest.markdown.lines_as_read`)."""
+    if PurePosixPath(rel_path).suffix.lower() in MARKDOWN_EXT:
+        return lines_as_read(text)
+    return text.split("\n")
 
 
 def parse_file(rel_path: str, data: bytes, mtime: datetime) -> ParsedNote:
