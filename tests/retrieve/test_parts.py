@@ -52,6 +52,39 @@ from notecite.testing import CliRun, EngineFactory, ScriptedLLM, write_files
             "Which app does Foam suggest for Android? And what fixes its link lists?",
             ["Which app does Foam suggest for Android?", "what fixes its link lists?"],
         ),
+        (  # a clause that opens with "under which"
+            "I keep workout logs as journal notes. Under which hierarchy does Dendron put them, "
+            "and what's the Mac shortcut to start one?",
+            [
+                "I keep workout logs as journal notes. Under which hierarchy does Dendron put them",
+                "I keep workout logs as journal notes. what's the Mac shortcut to start one?",
+            ],
+        ),
+        (  # one clause asks for two things a statement before it names
+            "For task notes I want the status 'shipped' shown as an emoji and priority H to "
+            "read 'high'. Which two settings do that?",
+            [
+                "For task notes I want the status 'shipped' shown as an emoji. Which two "
+                "settings do that?",
+                "priority H to read 'high'. Which two settings do that?",
+            ],
+        ),
+        (
+            "On my site, untagged colours still show, and task links show owners and due "
+            "dates. Which options switch those off?",
+            [
+                "On my site, untagged colours still show. Which options switch those off?",
+                "task links show owners and due dates. Which options switch those off?",
+            ],
+        ),
+        (
+            "For my published site I want a comment thread and rendered math: which options "
+            "are involved?",
+            [
+                "For my published site I want a comment thread. which options are involved?",
+                "rendered math. which options are involved?",
+            ],
+        ),
         (  # "both A and B": the clause once with each
             "How do I see which notes link to this one, both inside VS Code and with the CLI?",
             [
@@ -76,6 +109,9 @@ def test_a_question_that_asks_two_things_has_two_parts(question: str, parts: lis
         "I have both projects.md and a projects folder; which one does [[projects]] open?",
         "Dollar signs keep turning into formulas; how do I stop the inline math rendering?",
         "launch budget",  # no asking clause at all
+        # a statement that joins two things before a clause that asks for one
+        "I use Foam and VS Code on Linux. What happens when I rename a note?",
+        "I set the theme to dark and the font to mono. Which file holds that?",
         # "and what" goes on from the "what" inside the clause
         "Does the command that shows what a note points to and what points back at it have "
         "another name?",

@@ -31,7 +31,8 @@ from notecite.retrieve.terms import query_terms
 
 _ASKING = (
     r"(?:what|which|how|where|when|who|whom|whose|why|"
-    r"(?:since|from|in|on|for|at|by|with|to)\s+(?:which|what|whom)|"
+    r"(?:since|from|in|on|for|at|by|with|to|under|into|of|about|after|before|during|within|"
+    r"through|across|over|between|among)\s+(?:which|what|whom)|"
     r"is|are|was|were|do|does|did|can|could|will|would|should|has|have|may|must)\b"
 )
 # where one asking clause ends and the next begins
@@ -45,6 +46,17 @@ _BOTH = re.compile(
     r"^(?P<stem>.+?)\s*,?\s+both\s+(?P<a>.+?)\s+and\s+(?P<b>[^,;]+?)(?P<end>[?.!]*)$"
 )
 MIN_TERMS = 2  # a part has at least this many content terms of its own, or it is no part
+# an asking clause that asks for several things: "which two settings", "both", "those",
+# "which options are involved"
+_ASKS_FOR_SEVERAL = re.compile(
+    r"\b(?:two|three|both|those|these)\b|"
+    r"\b(?:which|what)\s+(?!(?:does|has|is|was|goes|happens|means|makes|works)\b)"
+    r"[a-z]{3,}(?<![su])s\b",
+    re.I,
+)
+# where a statement joins two things: ", and", "; ", "and separately"
+_STATEMENT_JOIN = re.compile(r"\s*(?:,?\s+and\s+separately|,\s*and|;)\s+", re.I)
+_AND = re.compile(r"\s+and\s+", re.I)
 
 
 def question_parts(question: str) -> list[str]:
@@ -66,9 +78,28 @@ def question_parts(question: str) -> list[str]:
             (clauses if _ASKS.match(clause) else context).append(clause)
     parts = [c for c in clauses if len(query_terms(c)) >= MIN_TERMS]
     if len(parts) < 2:
-        return [question]
+        return _said_parts(context, clauses) or [question]
     before = " ".join(context)
     return [f"{before} {part}".strip() for part in parts]
+
+
+def _said_parts(context: list[str], clauses: list[str]) -> list[str]:
+    """The parts of a question whose one asking clause asks for several things that a
+    statement before it names ("For task notes I want 'shipped' to show as an emoji and
+    priority H to read 'high'. Which two settings do that?"): each thing the statement joins
+    with the clause; none when the clause asks for one thing or no statement joins two."""
+    if len(clauses) != 1 or not _ASKS_FOR_SEVERAL.search(clauses[0]):
+        return []
+    for at in range(len(context) - 1, -1, -1):
+        statement = context[at].strip().rstrip(".:;,")
+        pieces = _STATEMENT_JOIN.split(statement)
+        if len(pieces) != 2:
+            pieces = _AND.split(statement)
+        pieces = [p.strip(" ,") for p in pieces]
+        if len(pieces) == 2 and all(len(query_terms(p)) >= MIN_TERMS for p in pieces):
+            before, after = context[:at], context[at + 1 :]
+            return [" ".join([*before, f"{piece}.", *after, clauses[0]]) for piece in pieces]
+    return []
 
 
 def _lead_in(sentence: str) -> tuple[str, str]:
