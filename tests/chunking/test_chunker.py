@@ -7,12 +7,13 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from itertools import pairwise
 
+import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from notecite.chunking import ChunkerConfig, chunk_note
-from notecite.chunking.chunker import TokenCounter
+from notecite.chunking.chunker import TokenCounter, path_words
 from notecite.embed.hashing import HashEmbedder
 from notecite.ingest.markdown import parse_markdown
 from notecite.types import Chunk, ParsedNote
@@ -144,8 +145,9 @@ def test_changed_content_changes_id_and_hash_place_changes_id() -> None:
     assert first[0].chunk_id == edited[0].chunk_id
     assert first[1].chunk_id != edited[1].chunk_id
     assert first[1].content_hash != edited[1].content_hash
+    # the same words of its place ("notes n"): the same embedded text, another chunk id
     other_file = chunk_note(
-        parse_markdown("notes/other.md", "---\ntitle: Note\n---\n" + base, MTIME),
+        parse_markdown("notes/2024/n.md", "---\ntitle: Note\n---\n" + base, MTIME),
         "vault",
         count_words,
         ChunkerConfig(64, 8),
@@ -169,18 +171,38 @@ def test_composite_embed_text() -> None:
     first, second = chunks_of(note)
     assert first.heading_path == "# Atlas"
     assert first.embed_text == (
-        "Atlas project\n# Atlas\nLaunch plan and money\nKeywords: atlas, budget\n"
+        "notes n\nAtlas project\n# Atlas\nLaunch plan and money\nKeywords: atlas, budget\n"
         "# Atlas\nintro line"
     )
     assert second.heading_path == "# Atlas > ## Budget"
-    assert second.embed_text == "Atlas project\n# Atlas > ## Budget\n## Budget\nUSD 240,000"
+    assert second.embed_text == (
+        "notes n\nAtlas project\n# Atlas > ## Budget\n## Budget\nUSD 240,000"
+    )
     assert second.text == "## Budget\nUSD 240,000"
 
 
-def test_embed_text_without_heading_or_metadata_is_title_and_text() -> None:
+def test_embed_text_without_heading_or_metadata_is_path_title_and_text() -> None:
     (chunk,) = chunks_of(note_from("just one line")[0])
     assert chunk.heading_path == ""
-    assert chunk.embed_text == "Note\njust one line"
+    assert chunk.embed_text == "notes n\nNote\njust one line"
+
+
+@pytest.mark.parametrize(
+    ("rel_path", "words"),
+    [
+        ("user/tools/cli/note.md", "user tools cli note"),
+        # Dendron files a note in a dotted hierarchy; a camelCase name is words too
+        (
+            "dendron.topic.publish.config.enableSiteLastModified.md",
+            "dendron topic publish config enable Site Last Modified",
+        ),
+        ("Meeting Notes/Q3 planning.md", "Meeting Notes Q3 planning"),
+        ("journal/2024-01-05.md", "journal"),  # a date names no topic
+        ("10009203.md", ""),  # nor an id: such a note's embedded text is as before
+    ],
+)
+def test_path_words(rel_path: str, words: str) -> None:
+    assert path_words(rel_path) == words
 
 
 def test_long_section_is_split_into_overlapping_windows() -> None:

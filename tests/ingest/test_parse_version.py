@@ -25,6 +25,7 @@ pytestmark = pytest.mark.slow  # parses the 1,098 shared notes
 FINGERPRINTS = {
     2: "a686dda05a985c315be95bd5673e0a67a6cb2b964ecde076c1bbec0630029e5d",
     3: "0c0c8beaa4991c7350e6272ef4791fadb5a189173d1c62df4d28ad068d1ced19",
+    4: "4ca34f0060b868b8c2e92283b0e6ca0bf1fd0788aea129f2eed7c4b5c8527bd8",
 }
 MTIME = datetime(2024, 1, 1, tzinfo=UTC)
 

@@ -1,18 +1,20 @@
 """Cut a parsed note into chunks: one per heading section, windowed under a token budget.
 
-Each chunk's embedded text is composite: the note title, the heading path and the chunk
-text; the first chunk also carries the frontmatter description and keywords. Windows are
-sized so that the composite text fits the embedder's token limit, and consecutive windows of
-one section overlap by up to ``overlap_tokens``. A chunk of two or more sentences also lists
-one text per sentence window (title, heading path, window), embedded for sentence-level
-max-sim scoring.
+Each chunk's embedded text is composite: the words of the note's path, the note title, the
+heading path and the chunk text; the first chunk also carries the frontmatter description
+and keywords. Windows are sized so that the composite text fits the embedder's token limit,
+and consecutive windows of one section overlap by up to ``overlap_tokens``. A chunk of two
+or more sentences also lists one text per sentence window (title, heading path, window),
+embedded for sentence-level max-sim scoring.
 """
 
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import PurePosixPath
 
 from notecite.chunking.sentences import sentence_windows, window_spans
 from notecite.ingest.sections import format_heading_path, shorten_label
@@ -43,10 +45,31 @@ class _Unit:
     joins_previous: bool  # a later piece of the same over-long line
 
 
+_PATH_SEPARATOR = re.compile(r"[/.\\]")
+_WORD_SEPARATOR = re.compile(r"[-_\s]+")
+_CAMEL_BREAK = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+
+
+def path_words(rel_path: str) -> str:
+    """The words of a note's place in its vault: its folders and file name, a dotted
+    hierarchy (Dendron's ``dendron.topic.notes.cli.write.md``) and a camelCase name split
+    into words, numbers left out (a date or an id names no topic): ``user/tools/cli/note.md``
+    -> "user tools cli note"."""
+    stem = str(PurePosixPath(rel_path.replace("\\", "/")).with_suffix(""))
+    words = [
+        word
+        for part in _PATH_SEPARATOR.split(stem)
+        for word in _WORD_SEPARATOR.split(_CAMEL_BREAK.sub(" ", part))
+        if word and not word.isdigit()
+    ]
+    return " ".join(words)
+
+
 def embed_text_for(note: ParsedNote, heading_path: str, text: str, first: bool) -> str:
-    """The composite text that is embedded for a chunk (a long title is shortened: every
-    chunk repeats it)."""
-    parts = [shorten_label(note.title)]
+    """The composite text that is embedded for a chunk: the words of the note's path (where
+    a person filed it says what it is about: "notes cli write"), its title (a long one is
+    shortened: every chunk repeats it), the heading path, and the text."""
+    parts = [path_words(note.rel_path), shorten_label(note.title)]
     if heading_path:
         parts.append(heading_path)
     if first:

@@ -44,7 +44,7 @@ _EMBED_BATCH = 64
 # text for the same bytes (a link read another way, markup left out). A note's stored hash
 # carries it, so a note indexed under another value is parsed again on the next run even
 # though its file did not change; chunk texts that come out the same keep their vectors.
-PARSE_VERSION = 3
+PARSE_VERSION = 4
 _HASH_PREFIX = f"p{PARSE_VERSION}:"
 
 
