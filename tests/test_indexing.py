@@ -296,7 +296,9 @@ def test_incremental_add_edit_rename_delete(settings: Settings, foam_copy: Path)
     with edited.open("a", encoding="utf-8") as fh:
         fh.write("\n## Appended section\nplatypus marker text\n")
     _bump_mtime(edited)
-    (foam_copy / "dev" / "devcontainers.md").rename(foam_copy / "dev" / "containers.md")
+    # moved into a year's folder: the words of its path ("dev devcontainers") stay the same
+    (foam_copy / "dev" / "2024").mkdir()
+    (foam_copy / "dev" / "devcontainers.md").rename(foam_copy / "dev" / "2024" / "devcontainers.md")
     (foam_copy / "inbox.md").unlink()
 
     counting = DelegatingEmbedder(HashEmbedder())
@@ -319,6 +321,22 @@ def test_incremental_add_edit_rename_delete(settings: Settings, foam_copy: Path)
     assert report.chunks_embedded == 2
     assert status.notes == FOAM_NOTES
     assert {"user/new-note.md", "user/features/tags.md"} <= paths
+
+
+def test_a_note_moved_among_other_words_is_embedded_again(
+    settings: Settings, foam_copy: Path
+) -> None:
+    with Engine(settings) as engine:
+        engine.add_vault("foam", foam_copy)
+        engine.index()
+    (foam_copy / "dev" / "devcontainers.md").rename(foam_copy / "user" / "containers.md")
+    counting = DelegatingEmbedder(HashEmbedder())
+    with Engine(settings, embedder=counting) as engine:
+        (report,) = engine.index()
+    # the words of its path are embedded with each chunk: "user containers" is another text
+    assert (report.added, report.removed) == (1, 1)
+    assert report.chunks_embedded > 0
+    assert all(t.startswith("user containers\n") for t in counting.documents)
 
 
 def test_renamed_note_is_found_at_its_new_path(settings: Settings, foam_copy: Path) -> None:

@@ -76,12 +76,12 @@ async def test_a_bad_filter_is_a_400_that_says_what_is_wrong(vault: httpx.AsyncC
 async def test_ask_under_filters_and_when_they_leave_nothing(vault: httpx.AsyncClient) -> None:
     response = await vault.post(
         "/ask",
-        json={"question": "What is the budget? type:meeting", "filters": [], "debug": True},
+        json={"question": "What is the Atlas budget? type:meeting", "filters": [], "debug": True},
     )
     body = response.json()
     assert body["references"][0]["rel_path"] == "meetings/atlas-kickoff.md", body
     assert body["debug"]["filters"] == ["type:meeting"]
-    assert body["debug"]["searched_question"] == "What is the budget?"
+    assert body["debug"]["searched_question"] == "What is the Atlas budget?"
     assert {c["rel_path"] for c in body["debug"]["retrieved_chunks"]} == {
         "meetings/atlas-kickoff.md"
     }
@@ -130,7 +130,7 @@ async def test_openai_extra_body_and_graphql_carry_filters(vault: httpx.AsyncCli
         "/v1/chat/completions",
         json={
             "model": "notecite",
-            "messages": [{"role": "user", "content": "What is the budget?"}],
+            "messages": [{"role": "user", "content": "What is the Atlas budget?"}],
             "filters": ["tags=launch"],
         },
     )

@@ -259,7 +259,7 @@ def test_streamed_tokens_concatenate_to_the_raw_answer(make_engine: MakeEngine) 
 
 
 def test_a_registered_llm_is_picked_per_request(make_engine: MakeEngine) -> None:
-    scripted = ScriptedLLM("Thursday [N1].", name="scripted-plugin")
+    scripted = ScriptedLLM("March 14 [N1].", name="scripted-plugin")
 
     def factory(settings: GenerationSettings) -> ScriptedLLM:
         return scripted
@@ -268,7 +268,7 @@ def test_a_registered_llm_is_picked_per_request(make_engine: MakeEngine) -> None
     engine = make_engine()
     response = engine.ask(AskRequest(question=APOLLO, llm="scripted-plugin", debug=True))
 
-    assert response.answer == "Thursday [N1]."
+    assert response.answer == "March 14 [N1]."
     assert debug_of(response).llm == "scripted-plugin"
     assert len(scripted.answer_calls) == 1
     default = engine.ask(AskRequest(question=APOLLO, debug=True))

@@ -132,7 +132,8 @@ NOTES = {
     "features/tags.md": "# Tags\n\nTags group notes by topic; the tag explorer lists them.\n",
 }
 QUESTION = (
-    "How do I create today's daily note from the terminal, and what is the editor shortcut for it?"
+    "How do I create today's daily note from the terminal, and what is the editor shortcut for "
+    "a daily note?"
 )
 
 
