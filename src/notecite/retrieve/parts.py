@@ -16,6 +16,12 @@ A question is cut into parts where it joins two asking clauses:
 - "both A and B" at the end of the asking clause: "..., both inside VS Code and with the
   CLI?" asks the clause once with A and once with B.
 
+A question whose one asking clause asks for several things ("which two settings", "those",
+"which options are involved") that a statement before it names is cut at the statement's
+join instead (", and", "; ", "and separately", else "and"), each thing with the clause:
+"For task notes I want 'shipped' shown as an emoji and priority H to read 'high'. Which two
+settings do that?".
+
 Sentences and clauses that ask nothing ("I want my published notes to show the graph.",
 "I use callouts in Obsidian; do they ...?") and a lead-in before the first asking word ("To
 publish on GitHub Pages with working math formulas,", "Capturing from an iPhone:") say what
