@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from datetime import datetime
 from pathlib import PurePosixPath
+from typing import Any
 
 from notecite.errors import ParseError
 from notecite.ingest.code_regions import rewrite_prose
@@ -55,17 +56,21 @@ def readable_wikilinks(text: str) -> str:
     return rewrite_prose(text, "[[", lambda prose: _WIKILINK.sub(_wikilink_text, prose))
 
 
+def _body_as_read(body: str, meta: dict[str, Any]) -> str:
+    """A note's body as the index reads it: frontmatter variables and wikilinks in their
+    readable form, every line where it was."""
+    return readable_wikilinks(substitute_variables(body, meta))
+
+
 def lines_as_read(text: str) -> list[str]:
-    """The lines of a markdown note as the index reads them (frontmatter variables and
-    wikilinks in their readable form), numbered as in the file: a quote taken from a chunk
-    is found on its own line. A note with broken frontmatter is given as written."""
+    """The lines of a markdown note as the index reads them (:func:`_body_as_read`),
+    numbered as in the file: a quote taken from a chunk is found on its own line. A note
+    with broken frontmatter is given as written."""
     try:
         meta, body, offset = split_frontmatter(text)
     except ParseError:
         return text.split("\n")
-    return text.split("\n")[:offset] + readable_wikilinks(substitute_variables(body, meta)).split(
-        "\n"
-    )
+    return text.split("\n")[:offset] + _body_as_read(body, meta).split("\n")
 
 
 def _first_h1(sections: tuple[Section, ...]) -> str:
@@ -79,7 +84,7 @@ def _first_h1(sections: tuple[Section, ...]) -> str:
 def parse_markdown(rel_path: str, text: str, mtime: datetime) -> ParsedNote:
     """Parse a markdown note; raises ParseError on broken frontmatter."""
     meta, body, offset = split_frontmatter(text)
-    body = readable_wikilinks(substitute_variables(body, meta))
+    body = _body_as_read(body, meta)
     sections = split_sections(body, first_line=offset + 1)
     title = first_str(meta, "title", "name") or _first_h1(sections) or PurePosixPath(rel_path).stem
     created = parse_date(meta.get("created")) or parse_date(meta.get("date"))
