@@ -30,6 +30,7 @@ from notecite.retrieve.folders import (
     resolve_user_folder,
 )
 from notecite.retrieve.frontmatter import no_note_left, request_filters
+from notecite.retrieve.implied import implied_terms
 from notecite.retrieve.parts import question_parts
 from notecite.retrieve.rerank import final_score, lexical_score
 from notecite.retrieve.rerankers.base import Reranker
@@ -510,6 +511,10 @@ class RetrievalStage:
         searched = without_own_names(found.question)
         searched = without_names(searched, self._theirs(maybe_own_names(searched)))
         searched = self._respelled(searched, debug)
+        implied = implied_terms(searched)
+        if implied:  # "unless I raise it" asks for a default: the line says "(default: 20)"
+            searched = f"{searched} ({', '.join(implied)})"
+            debug.notes.append(f"the question asks for {', '.join(implied)}: searched with it")
         if searched == request.question:
             return request
         debug.searched_question = searched

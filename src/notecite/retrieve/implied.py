@@ -1,0 +1,63 @@
+"""Words a question means without saying them.
+
+"If I never say which note is the home page, which one does it use?", "How many files do I
+get back unless I raise it?", "What embed style does the preview use when I haven't picked
+one?" each ask for a default; the notes say "default: first element of siteHierarchies",
+"(default: 20)", "`full-card` (default)". The question's own words are not on the line that
+answers it, so neither the full-text search nor the choice of evidence lines finds it.
+
+:func:`implied_terms` names the word such a question means ("default"), for the searched
+question and for the scoring of evidence lines.
+"""
+
+from __future__ import annotations
+
+import re
+
+_SET = (
+    r"(?:set|setting|sets|give|giving|gave|given|pick|picking|picked|choose|choosing|chose|"
+    r"chosen|specify|specifying|specified|configure|configuring|configured|change|changing|"
+    r"changed|pass|passing|passed|provide|providing|provided|say|saying|said|name|naming|"
+    r"named|touch|touching|touched|raise|raising|raised|add|adding|added|tell|telling|told|"
+    r"supply|supplying|supplied|define|defining|defined|customi[sz]e|customi[sz]ing|"
+    r"customi[sz]ed|override|overriding|overridden|adjust|adjusting|adjusted|tweak|tweaking|"
+    r"tweaked|select|selecting|selected)"
+)
+# what is left unset is unnamed ("it", "one", "anything"): "without touching dendron.yml"
+# names what is left alone, and asks how else to do it, not for a default
+_UNNAMED = r"(?=\s+(?:it|them|one|anything|something|any|a|an|its|their|up)\b|\s*[,.?!]|\s*$)"
+# "I never say", "you haven't picked one", "when I don't give it a format string"
+_NOT_SET = re.compile(
+    rf"\b(?:never|not|haven't|hasn't|don't|doesn't|didn't|won't)\s+(?:\w+\s+){{0,2}}?{_SET}\b",
+    re.IGNORECASE,
+)
+_LEFT_UNSET = re.compile(
+    rf"\b(?:without|unless)\s+(?:\w+\s+){{0,2}}?{_SET}{_UNNAMED}"  # "unless I raise it"
+    r"|\bleav(?:e|ing)\s+(?:\w+\s+){0,3}?(?:alone|as\s+(?:it\s+)?is|untouched|unset|empty|"
+    r"blank)\b"  # "leave its settings alone"
+    r"|\bout\s+of\s+the\s+box\b",
+    re.IGNORECASE,
+)
+# "Why was Quartz not picked?": a passive says what someone decided, not what is unset
+_PASSIVE = re.compile(
+    r"\b(?:was|were|is|are|been|be|being|isn't|wasn't|weren't|aren't)\s+(?:\w+\s+){0,2}$",
+    re.IGNORECASE,
+)
+_SAYS_DEFAULT = re.compile(r"\bdefaults?\b", re.IGNORECASE)
+
+
+def _asks_default(question: str) -> bool:
+    if _LEFT_UNSET.search(question):
+        return True
+    return any(
+        not _PASSIVE.search(question[: found.start()]) for found in _NOT_SET.finditer(question)
+    )
+
+
+def implied_terms(question: str) -> tuple[str, ...]:
+    """The words ``question`` means without saying them: ("default",) when it asks what
+    happens when the asker sets nothing ("if I never say ...", "unless I raise it",
+    "without me setting anything up", "leave its settings alone"), else ()."""
+    if _SAYS_DEFAULT.search(question) or not _asks_default(question):
+        return ()
+    return ("default",)
