@@ -290,6 +290,12 @@ class RetrievalSettings(_Section):
         description="weight of release notes' candidates when a question asks in which "
         "release or version, or when, something arrived (1 = off)",
     )
+    superseded_weight: float = Field(
+        default=0.8,
+        ge=0,
+        description="weight of the candidates of a note whose path or title says legacy, "
+        "deprecated, archived or obsolete, unless the question asks for such (1 = off)",
+    )
     doc_type_weights: dict[str, float] = Field(
         default_factory=lambda: {
             "profile": 1.15,

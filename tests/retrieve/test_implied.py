@@ -26,6 +26,8 @@ ASKS_FOR_SOMETHING_ELSE = [
     "What is the default date format of task notes?",  # says it already
     "Which key renames a block anchor?",
     "How do I leave a comment on a published note?",
+    "Teaching hospitals do not provide better care than non-teaching hospitals.",
+    "What does article 288 not say?",  # what a text leaves out
 ]
 
 

@@ -23,12 +23,17 @@ _SET = (
     r"customi[sz]ed|override|overriding|overridden|adjust|adjusting|adjusted|tweak|tweaking|"
     r"tweaked|select|selecting|selected)"
 )
-# what is left unset is unnamed ("it", "one", "anything"): "without touching dendron.yml"
-# names what is left alone, and asks how else to do it, not for a default
-_UNNAMED = r"(?=\s+(?:it|them|one|anything|something|any|a|an|its|their|up)\b|\s*[,.?!]|\s*$)"
-# "I never say", "you haven't picked one", "when I don't give it a format string"
+# what is left unset is unnamed ("it", "one", "anything", "which note"): "without touching
+# dendron.yml" names what is left alone and asks how else to do it, and "do not provide
+# better care" says what something does; neither asks for a default
+_UNNAMED = (
+    r"(?=\s+(?:it|them|one|anything|something|any|a|an|its|their|up|which|what)\b"
+    r"|\s*[,.?!]|\s*$)"
+)
+# "I never say which", "you haven't picked one", "when I don't give it a format string"
 _NOT_SET = re.compile(
-    rf"\b(?:never|not|haven't|hasn't|don't|doesn't|didn't|won't)\s+(?:\w+\s+){{0,2}}?{_SET}\b",
+    rf"\b(?:never|not|haven't|hasn't|don't|doesn't|didn't|won't)\s+(?:\w+\s+){{0,2}}?"
+    rf"{_SET}{_UNNAMED}",
     re.IGNORECASE,
 )
 _LEFT_UNSET = re.compile(
@@ -38,6 +43,9 @@ _LEFT_UNSET = re.compile(
     r"|\bout\s+of\s+the\s+box\b",
     re.IGNORECASE,
 )
+# The asker leaves it unset ("If I never say", "you haven't picked one", "I saved a query and
+# never gave it"): "What does article 288 not say?" asks what a text leaves out.
+_ASKER = re.compile(r"\b(?:i|i've|i'd|we|we've|you|you've)\b[^.?!]*$", re.IGNORECASE)
 # "Why was Quartz not picked?": a passive says what someone decided, not what is unset
 _PASSIVE = re.compile(
     r"\b(?:was|were|is|are|been|be|being|isn't|wasn't|weren't|aren't)\s+(?:\w+\s+){0,2}$",
@@ -50,7 +58,8 @@ def _asks_default(question: str) -> bool:
     if _LEFT_UNSET.search(question):
         return True
     return any(
-        not _PASSIVE.search(question[: found.start()]) for found in _NOT_SET.finditer(question)
+        _ASKER.search(before) and not _PASSIVE.search(before)
+        for before in (question[: found.start()] for found in _NOT_SET.finditer(question))
     )
 
 

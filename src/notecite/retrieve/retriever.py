@@ -23,6 +23,7 @@ from notecite.retrieve.fusion import FusionWeights, fuse, min_max
 from notecite.retrieve.releases import asks_when_released, is_release_note
 from notecite.retrieve.rerank import final_score, lexical_score
 from notecite.retrieve.rerankers.base import Passage, Reranker
+from notecite.retrieve.superseded import asks_for_superseded, is_superseded
 from notecite.retrieve.timehints import TimeRange
 from notecite.store.base import Store, StoredChunk, cosine_and_dense
 from notecite.types import SearchFilter, SearchResult
@@ -77,6 +78,7 @@ class RetrievalOptions:
     recency_half_life_days: float = 365.0
     time_hint_recency_weight: float = 0.35
     release_weight: float = 1.0
+    superseded_weight: float = 1.0
     doc_type_weights: Mapping[str, float] = field(default_factory=dict)
     # [retrieval.weights.<key>] of every key but type (its weights are doc_type_weights)
     field_weights: Mapping[str, Mapping[str, float]] = field(default_factory=dict)
@@ -98,6 +100,7 @@ class RetrievalOptions:
             recency_half_life_days=r.recency_half_life_days,
             time_hint_recency_weight=r.time_hint_recency_weight,
             release_weight=r.release_weight,
+            superseded_weight=r.superseded_weight,
             doc_type_weights=types,
             field_weights=others,
             max_candidates=settings.ask.max_candidates,
@@ -238,6 +241,8 @@ class Retriever:
             notes.append(
                 f"a question about a release: release notes weighted x{options.release_weight:g}"
             )
+        # a legacy or archived note is weighed down unless the question asks for old things
+        superseded = options.superseded_weight != 1.0 and not asks_for_superseded(question)
         candidates = []
         for rowid, score in fused.items():
             chunk = chunks.get(rowid)
@@ -246,6 +251,8 @@ class Retriever:
             type_weight = note_weights.get(rowid, 1.0)
             if releases and is_release_note(chunk.rel_path, chunk.title):
                 type_weight *= options.release_weight
+            if superseded and is_superseded(chunk.rel_path, chunk.title):
+                type_weight *= options.superseded_weight
             candidates.append(
                 Candidate(
                     rowid=rowid,

@@ -1,0 +1,36 @@
+"""Notes their own names mark as superseded, weighted down unless the question asks for them.
+
+A vault keeps what it replaced: Dendron's `dendron.topic.publish-legacy.configuration` beside
+the current `dendron.topic.publish.config.*` notes, an `Archive/` folder of old projects, a
+`deprecated-api.md`. The old note says as much about the thing as the new one, often more
+(it was written out at length before it was split up), so it ranks beside or above the note
+that holds today's answer. A candidate of a note whose path or title carries one of those
+words weighs ``retrieval.superseded_weight``, the way a type weight weighs a kind of note;
+a question that itself says "legacy", "deprecated", "archived", "obsolete" or "old" is
+ranked as before.
+"""
+
+from __future__ import annotations
+
+import re
+
+# one word of the path or title: "publish-legacy", "Archive/", "deprecated_api", "archived"
+_SUPERSEDED_NAME = re.compile(
+    r"(?<![a-z])(?:legacy|deprecated|archived?|obsolete|superseded)(?![a-z])", re.IGNORECASE
+)
+_ASKS_FOR_OLD = re.compile(
+    r"\b(?:legacy|deprecated?|deprecation|archived?|archives|obsolete|superseded|old|older|"
+    r"previous|former|outdated)\b",
+    re.IGNORECASE,
+)
+
+
+def is_superseded(rel_path: str, title: str) -> bool:
+    """Whether a note's path or title names it legacy, deprecated, archived or obsolete."""
+    return bool(_SUPERSEDED_NAME.search(rel_path) or _SUPERSEDED_NAME.search(title))
+
+
+def asks_for_superseded(question: str) -> bool:
+    """Whether ``question`` asks about what was replaced ("the legacy publishing", "the old
+    config", "deprecated options")."""
+    return bool(_ASKS_FOR_OLD.search(question))
