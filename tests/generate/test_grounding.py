@@ -187,6 +187,32 @@ def test_a_marker_in_place_of_a_releases_name_gets_the_name() -> None:
     assert "Import" not in Grounder().ground(answer, (note,), question).text
 
 
+def test_an_answer_that_gives_only_a_release_notes_date_names_the_release() -> None:
+    release = ContextSource(
+        "N1",
+        "d",
+        "changelog.release.2022-03-01.md",
+        "(top of note)",
+        "You can now run Pod V2 exports from the CLI ad-hoc or in scripts.",
+        line_start=9,
+        title="0.84",
+    )
+    answer = "Since 2022-03-01, you can run Pod V2 exports from the CLI in scripts [N1]."
+    question = "Since when can I run Pod V2 exports from the CLI?"
+    grounding = Grounder().ground(answer, (release,), question)
+    assert grounding.text == (
+        "Since 2022-03-01, you can run Pod V2 exports from the CLI in scripts (release 0.84) [N1]."
+    )
+    # an answer that names a version, a question not about when, or a note that is no
+    # release note: the answer stays as it is
+    named = "Since 0.84, you can run Pod V2 exports from the CLI in scripts [N1]."
+    assert Grounder().ground(named, (release,), question).text == named
+    plain = Grounder().ground(answer, (release,), "How do I run Pod V2 exports from the CLI?")
+    assert "0.84" not in plain.text
+    guide = dataclasses.replace(release, rel_path="pods.cli.md", title="Pods")
+    assert "release" not in Grounder().ground(answer, (guide,), question).text
+
+
 def test_only_a_whole_path_becomes_a_marker() -> None:
     sources = (
         ContextSource("N1", "d", "changelog.release.2021-03-15.md", "", "x"),

@@ -32,6 +32,7 @@ NOTES = {  # the same words: the feature page a little ahead on text alone
         "When did task notes land?",
         "When was hashtag support added to the app?",
         "On what date was 0.116 released?",
+        "Since when can I run exports from the CLI?",
     ],
 )
 def test_questions_about_when_something_arrived(question: str) -> None:

@@ -31,7 +31,7 @@ import functools
 import itertools
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 import numpy as np
@@ -278,6 +278,7 @@ _RELEASE_MARKER = re.compile(r"\b(release|version)\s+\[(N\d+)\]", re.IGNORECASE)
 
 # A heading that names a version: "## 0.88.0" of a changelog, "## v1.2 (2024-05-01)"
 _VERSION_HEADING = re.compile(r"^#*\s*(v?\d+(?:\.\d+)+)\b")
+_VERSION = re.compile(r"v?\d+(?:\.\d+)+")
 
 
 def _release_name(source: ContextSource | None, question: str) -> str:
@@ -293,6 +294,32 @@ def _release_name(source: ContextSource | None, question: str) -> str:
         if version:
             return version.group(1)
     return source.title.strip()
+
+
+def _release_named(
+    grounded: list[GroundedClaim], by_cid: dict[str, ContextSource], question: str
+) -> list[GroundedClaim]:
+    """``grounded``, where the question asks when something arrived and no claim that stands
+    names a version, with the first claim a release note supports naming that release
+    ("Since 2022-03-01, you can run exports from the CLI" read in the note titled 0.84 says
+    "... (release 0.84)"): the date in a release note's file name is what a small model
+    copies, and the version is what the question asks for."""
+    standing = [g for g in grounded if g.status in ("supported", "recited")]
+    if not standing or any(_VERSION.search(g.claim.body) for g in standing):
+        return grounded
+    for number, item in enumerate(grounded):
+        if item.status not in ("supported", "recited") or item.support is None:
+            continue
+        if item.repaired or item.claim.is_code:  # a repair names it already; code stays
+            continue
+        name = _release_name(by_cid.get(item.support.cid), question)
+        if not _VERSION.fullmatch(name):
+            continue
+        body = item.claim.body.rstrip()
+        end = body[-1] if body and body[-1] in ".!?;" else ""
+        named = Claim(f"{body[: len(body) - len(end)]} (release {name}){end}", item.claim.cids)
+        return [*grounded[:number], replace(item, claim=named), *grounded[number + 1 :]]
+    return grounded
 
 
 def release_markers(answer: str, sources: Sequence[ContextSource], question: str) -> str:
@@ -478,9 +505,6 @@ def _command_in(term: str, text: str) -> bool:
     return len(words) > 1 and words <= {w.strip(_TOKEN_EDGES) for w in text.split()}
 
 
-_VERSION = re.compile(r"v?\d+(?:\.\d+)+")
-
-
 @functools.lru_cache(maxsize=4096)  # asked for each claim term against every line
 def _version_forms(term: str) -> tuple[str, ...]:
     """Other ways a note writes the version ``term``: "0.103" as "0.103.0" (a heading of the
@@ -579,7 +603,7 @@ class Grounder:
                     if cid not in best or score > best[cid].score:
                         best[cid] = SupportLine(cid, text, line, round(score, 4))
             grounded.append(self._verdict(claim, best, _cited_after(claims, number)))
-        return self._assemble(grounded, shown_paths(sources))
+        return self._assemble(_release_named(grounded, by_cid, question), shown_paths(sources))
 
     def _cosines(
         self, claims: Sequence[Claim], lines: dict[str, list[tuple[str, int]]]

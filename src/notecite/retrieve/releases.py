@@ -33,11 +33,13 @@ _RELEASE_NAME = re.compile(
 
 
 _WHAT_DATE = re.compile(r"\bwhat\s+(date|day)\b.*\breleas\w*", re.IGNORECASE)
+# "Since when can I run exports from the CLI?": since which release
+_SINCE_WHEN = re.compile(r"\bsince\s+when\b", re.IGNORECASE)
 
 
 def asks_when_released(question: str) -> bool:
     """Whether ``question`` asks in which release or version, or when, something arrived."""
-    return any(p.search(question) for p in (_WHICH_RELEASE, _WHEN_ARRIVED, _WHAT_DATE))
+    return any(p.search(question) for p in (_WHICH_RELEASE, _WHEN_ARRIVED, _WHAT_DATE, _SINCE_WHEN))
 
 
 def is_release_note(rel_path: str, title: str) -> bool:
