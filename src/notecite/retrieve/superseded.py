@@ -14,10 +14,13 @@ from __future__ import annotations
 
 import re
 
-# one word of the path or title: "publish-legacy", "Archive/", "deprecated_api", "archived"
-_SUPERSEDED_NAME = re.compile(
+# one word of the path: "publish-legacy", "Archive/", "deprecated_api", "archived"
+_SUPERSEDED_PATH = re.compile(
     r"(?<![a-z])(?:legacy|deprecated|archived?|obsolete|superseded)(?![a-z])", re.IGNORECASE
 )
+# a title says it less often, and "archive" and "legacy" are things a title is about ("An
+# archive for genomics data", "Of lineage and legacy"): only the words that mark the note
+_SUPERSEDED_TITLE = re.compile(r"\b(?:deprecated|archived|obsolete|superseded)\b", re.IGNORECASE)
 _ASKS_FOR_OLD = re.compile(
     r"\b(?:legacy|deprecated?|deprecation|archived?|archives|obsolete|superseded|old|older|"
     r"previous|former|outdated)\b",
@@ -26,8 +29,9 @@ _ASKS_FOR_OLD = re.compile(
 
 
 def is_superseded(rel_path: str, title: str) -> bool:
-    """Whether a note's path or title names it legacy, deprecated, archived or obsolete."""
-    return bool(_SUPERSEDED_NAME.search(rel_path) or _SUPERSEDED_NAME.search(title))
+    """Whether a note's path names it legacy, deprecated, archived or obsolete (a word of a
+    folder or file name), or its title says deprecated, archived or obsolete."""
+    return bool(_SUPERSEDED_PATH.search(rel_path) or _SUPERSEDED_TITLE.search(title))
 
 
 def asks_for_superseded(question: str) -> bool:
