@@ -79,3 +79,12 @@ def test_the_default_line_is_searched_for_and_ranks_first(
     assert "(default: 20)" in prompt
     assert prompt.endswith(f"Question: {question}")
     assert response.debug.searched_question == f"{question} (default)"
+
+
+def test_search_reads_the_question_the_same_way(notecite_engines: EngineFactory) -> None:
+    engine = notecite_engines(
+        vaults={"notes": NOTES}, embedder="hash", ask={"vector_threshold": 0.0}
+    )
+    question = "How many files does a text search give back at most unless I raise it?"
+    (first, *_) = engine.search(question, vaults=["notes"], k=2)
+    assert (first.rel_path, first.heading_path) == ("grep.md", "# grep > ## Options")

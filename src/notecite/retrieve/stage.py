@@ -510,15 +510,22 @@ class RetrievalStage:
         # a name the asker gives their own note or tag is theirs: no note holds it
         searched = without_own_names(found.question)
         searched = without_names(searched, self._theirs(maybe_own_names(searched)))
-        searched = self._respelled(searched, debug)
-        implied = implied_terms(searched)
-        if implied:  # "unless I raise it" asks for a default: the line says "(default: 20)"
-            searched = f"{searched} ({', '.join(implied)})"
-            debug.notes.append(f"the question asks for {', '.join(implied)}: searched with it")
+        searched = self._as_searched(searched, debug)
         if searched == request.question:
             return request
         debug.searched_question = searched
         return request.model_copy(update={"question": searched})
+
+    def _as_searched(self, question: str, debug: DebugInfo) -> str:
+        """``question`` with its misspelt words read as the notes' words and the words it
+        means without saying them (:mod:`notecite.retrieve.implied`: "unless I raise it"
+        asks for the default, and the line says "(default: 20)") after it."""
+        searched = self._respelled(question, debug)
+        implied = implied_terms(searched)
+        if implied:
+            searched = f"{searched} ({', '.join(implied)})"
+            debug.notes.append(f"the question asks for {', '.join(implied)}: searched with it")
+        return searched
 
     def _respelled(self, question: str, debug: DebugInfo) -> str:
         """``question`` with each misspelt word read as the word the notes hold
@@ -590,7 +597,7 @@ class RetrievalStage:
         debug = DebugInfo()
         found = request_filters(self._store, self._vaults, question, filters)
         self._conditions = found.conditions
-        question = self._respelled(found.question, debug)
+        question = self._as_searched(found.question, debug)
         query = self._embed_or_none(question, debug)
         pairs = [p for f in folders for p in resolve_user_folder(f, self._vaults)]
         scopes = [Scope(v, f, 1.0) for v, f in dict.fromkeys(pairs)] or [
