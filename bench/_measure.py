@@ -15,7 +15,13 @@ REPO = Path(__file__).resolve().parent.parent
 # the vault QA sets whose dev items are tuned on (bench/qa/README.md)
 QA_DEV_SETS = tuple(
     REPO / "bench" / "qa" / name
-    for name in ("vaults.jsonl", "vaults-dev2.jsonl", "vaults-dev3.jsonl", "vaults-dev4.jsonl")
+    for name in (
+        "vaults.jsonl",
+        "vaults-dev2.jsonl",
+        "vaults-dev3.jsonl",
+        "vaults-dev4.jsonl",
+        "vaults-dev5.jsonl",
+    )
 )
 
 

@@ -1,5 +1,5 @@
-"""The later development question sets, bench/qa/vaults-dev2.jsonl, vaults-dev3.jsonl and
-vaults-dev4.jsonl: their fields, their counts, their place beside the earlier sets (all dev,
+"""The later development question sets, bench/qa/vaults-dev2.jsonl, vaults-dev3.jsonl,
+vaults-dev4.jsonl and vaults-dev5.jsonl: their fields, their counts, their place beside the earlier sets (all dev,
 nothing shared with them), and every item checked against the shared vault it asks about."""
 
 from __future__ import annotations
@@ -86,6 +86,23 @@ DEV_SETS = (
         "vaults-dev4.jsonl",
         "d4",
         ("vaults.jsonl", "vaults-dev2.jsonl", "vaults-dev3.jsonl"),
+        _counts(
+            {
+                "fact": (7, 7),
+                "how-to": (6, 6),
+                "multi-note": (3, 3),
+                "time": (0, 5),
+                "folder-scoped": (5, 0),
+                "near-miss": (5, 5),
+                "off-topic": (4, 4),
+            }
+        ),
+        4,
+    ),
+    DevSet(
+        "vaults-dev5.jsonl",
+        "d5",
+        ("vaults.jsonl", "vaults-dev2.jsonl", "vaults-dev3.jsonl", "vaults-dev4.jsonl"),
         _counts(
             {
                 "fact": (7, 7),
