@@ -1,6 +1,7 @@
 """The later development question sets, bench/qa/vaults-dev2.jsonl, vaults-dev3.jsonl,
-vaults-dev4.jsonl and vaults-dev5.jsonl: their fields, their counts, their place beside the earlier sets (all dev,
-nothing shared with them), and every item checked against the shared vault it asks about."""
+vaults-dev4.jsonl and vaults-dev5.jsonl: their fields, their counts, their place beside the
+earlier sets (all dev, nothing shared with them), and every item checked against the shared
+vault it asks about."""
 
 from __future__ import annotations
 
