@@ -293,8 +293,9 @@ class RetrievalSettings(_Section):
     superseded_weight: float = Field(
         default=0.8,
         ge=0,
-        description="weight of the candidates of a note whose path or title says legacy, "
-        "deprecated, archived or obsolete, unless the question asks for such (1 = off)",
+        description="weight of the candidates of a note whose path says legacy, deprecated, "
+        "archive(d) or obsolete (a title: deprecated, archived, obsolete), unless the question "
+        "asks for old things (1 = off)",
     )
     doc_type_weights: dict[str, float] = Field(
         default_factory=lambda: {

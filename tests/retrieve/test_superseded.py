@@ -7,6 +7,7 @@ import pytest
 
 from notecite.engine import Engine
 from notecite.retrieve.superseded import asks_for_superseded, is_superseded
+from notecite.schemas.ask import AskRequest
 from notecite.testing import EngineFactory
 
 NOTES = {  # the legacy page says a little more about the option, so it leads on text alone
@@ -27,6 +28,7 @@ NOTES = {  # the legacy page says a little more about the option, so it leads on
 def test_notes_named_superseded_by_path_or_title() -> None:
     assert is_superseded("dendron.topic.publish-legacy.configuration.md", "Configuration")
     assert is_superseded("Archive/2019 project.md", "Old plans")
+    assert is_superseded("Archives/trip.md", "Trip")
     assert is_superseded("api/deprecated_endpoints.md", "Endpoints")
     assert is_superseded("notes/v1.md", "Obsolete setup")
     assert not is_superseded("dendron.topic.publish.config.siteUrl.md", "siteUrl")
@@ -64,6 +66,9 @@ def test_the_current_note_ranks_above_the_legacy_one(
     engine = notecite_engines(vaults={"notes": NOTES}, store=store_options)
     question = "Which siteUrl option sets the address of the published site?"
     assert first(engine, question, "notes") == "publish/site-url.md"
+    response = engine.ask(AskRequest(question=question, vaults=["notes"], debug=True))
+    assert response.debug is not None
+    assert any("named legacy" in note for note in response.debug.notes)
     legacy = "Which siteUrl option set the address of the published site in legacy publishing?"
     assert first(engine, legacy, "notes") == "publish-legacy/configuration.md"
     # (one PostgreSQL database serves both engines: the second vault has its own name)

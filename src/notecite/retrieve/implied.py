@@ -6,8 +6,10 @@ one?" each ask for a default; the notes say "default: first element of siteHiera
 "(default: 20)", "`full-card` (default)". The question's own words are not on the line that
 answers it, so neither the full-text search nor the choice of evidence lines finds it.
 
-:func:`implied_terms` names the word such a question means ("default"), for the searched
-question and for the scoring of evidence lines.
+:func:`implied_terms` names the word such a question means ("default"); the question is
+searched with it after its own words (ask and search alike), and the model reads the question
+as asked. (Weighting it in the choice of evidence lines too changed nothing on the dev
+questions: the line is chosen once its chunk is found.)
 """
 
 from __future__ import annotations

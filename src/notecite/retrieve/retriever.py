@@ -243,6 +243,7 @@ class Retriever:
             )
         # a legacy or archived note is weighed down unless the question asks for old things
         superseded = options.superseded_weight != 1.0 and not asks_for_superseded(question)
+        weighed_down = 0
         candidates = []
         for rowid, score in fused.items():
             chunk = chunks.get(rowid)
@@ -253,6 +254,7 @@ class Retriever:
                 type_weight *= options.release_weight
             if superseded and is_superseded(chunk.rel_path, chunk.title):
                 type_weight *= options.superseded_weight
+                weighed_down += 1
             candidates.append(
                 Candidate(
                     rowid=rowid,
@@ -265,6 +267,11 @@ class Retriever:
                     recency=recency.get(rowid, 0.5),
                     fused=score * weight.get(rowid, 1.0) * type_weight,
                 )
+            )
+        if weighed_down:
+            notes.append(
+                f"{weighed_down} candidate(s) of notes named legacy, deprecated, archived or "
+                f"obsolete weighted x{options.superseded_weight:g}"
             )
         candidates.sort(key=lambda c: (-c.fused, c.rowid))
         candidates = candidates[: options.max_candidates]

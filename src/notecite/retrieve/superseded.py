@@ -4,19 +4,19 @@ A vault keeps what it replaced: Dendron's `dendron.topic.publish-legacy.configur
 the current `dendron.topic.publish.config.*` notes, an `Archive/` folder of old projects, a
 `deprecated-api.md`. The old note says as much about the thing as the new one, often more
 (it was written out at length before it was split up), so it ranks beside or above the note
-that holds today's answer. A candidate of a note whose path or title carries one of those
-words weighs ``retrieval.superseded_weight``, the way a type weight weighs a kind of note;
-a question that itself says "legacy", "deprecated", "archived", "obsolete" or "old" is
-ranked as before.
+that holds today's answer. A candidate of a note whose path carries one of those words (or
+whose title says deprecated, archived or obsolete) weighs ``retrieval.superseded_weight``,
+the way a type weight weighs a kind of note; a question that itself says "legacy",
+"deprecated", "archived", "obsolete", "old" or "previous" is ranked as before.
 """
 
 from __future__ import annotations
 
 import re
 
-# one word of the path: "publish-legacy", "Archive/", "deprecated_api", "archived"
+# one word of the path: "publish-legacy", "Archive/", "Archives/", "deprecated_api"
 _SUPERSEDED_PATH = re.compile(
-    r"(?<![a-z])(?:legacy|deprecated|archived?|obsolete|superseded)(?![a-z])", re.IGNORECASE
+    r"(?<![a-z])(?:legacy|deprecated|archive[ds]?|obsolete|superseded)(?![a-z])", re.IGNORECASE
 )
 # a title says it less often, and "archive" and "legacy" are things a title is about ("An
 # archive for genomics data", "Of lineage and legacy"): only the words that mark the note
