@@ -14,11 +14,11 @@ from dataclasses import dataclass, field
 from notecite.config import DEFAULT_TENANT, Settings
 from notecite.embed.base import Embedder, EmbedderVariants
 from notecite.embed.registry import create_embedder
-from notecite.errors import ConfigError, EmbedderMismatchError, RerankError
+from notecite.errors import ConfigError, EmbedderMismatchError, ParseError, RerankError
 from notecite.generate.base import LLM
 from notecite.generate.registry import create_llm
 from notecite.ingest.indexer import WrittenCallback
-from notecite.ingest.parse import note_lines_as_read
+from notecite.ingest.parse import decode_text, note_lines_as_read
 from notecite.retrieve.cache import RetrievalCaches
 from notecite.retrieve.rerankers import Reranker, RerankerContext, create_reranker
 from notecite.retrieve.rerankers.base import Passage, WarmableReranker
@@ -201,9 +201,9 @@ class Components:
         path = (found.path / rel_path).resolve()
         if not path.is_relative_to(found.path.resolve()):
             return None
-        try:
-            text = path.read_text(encoding="utf-8", errors="replace")
-        except OSError:
+        try:  # read as the indexer reads it: BOM dropped, line ends normalised
+            text = decode_text(path.read_bytes())
+        except (OSError, ParseError):
             return None
         return note_lines_as_read(rel_path, text)
 

@@ -116,3 +116,22 @@ def test_the_description_is_searched_answered_and_cited_on_its_line(
     assert cited
     assert cited[0].quote_line == 13
     assert "Enable displaying the last modified date" in (cited[0].quote or "")
+
+
+def test_a_note_saved_with_a_byte_order_mark_has_its_lines_read_as_indexed(
+    settings: Settings, make_vault: MakeVault
+) -> None:
+    """The lines a citation's quote is looked for in are read as the index reads the file
+    (BOM dropped, line ends normalised): the frontmatter is found, and the variable's line
+    holds its value."""
+    vault = make_vault({"other.md": "# Other\nUnrelated text about gardens.\n"})
+    note = vault / "site.config.enableSiteLastModified.md"
+    note.write_bytes(b"\xef\xbb\xbf" + OPTION_NOTE.replace("\n", "\r\n").encode())
+    with Engine(settings, llm=ScriptedLLM("x")) as engine:
+        engine.add_vault("site", vault)
+        list(engine.index())
+        lines = engine.parts.note_lines("site", "site.config.enableSiteLastModified.md")
+    assert lines is not None
+    assert lines[0] == "---"
+    assert lines[12] == lines_as_read(OPTION_NOTE)[12]
+    assert "{{" not in lines[12]
