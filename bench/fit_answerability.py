@@ -33,7 +33,7 @@ import numpy as np
 from _measure import QA_DEV_SETS
 from notecite import Engine
 from notecite.config import load_settings
-from notecite.retrieve.answerability import DEFAULT_MODEL, FEATURE_NAMES, features
+from notecite.retrieve.answerability import DEFAULT_MODEL, FEATURE_NAMES, Features, features
 from notecite.schemas.ask import AskRequest
 from notecite.types import SearchFilter
 
@@ -214,11 +214,9 @@ def compare_with_squad(x: np.ndarray, y: np.ndarray, n: int, l2: float, max_wron
     on both groups (the refit's on leave-one-out probabilities)."""
     xs, ys = collect_squad(n)
     shipped = DEFAULT_MODEL
-    z = np.asarray(shipped.weights)
-    mean, scale = np.asarray(shipped.mean), np.asarray(shipped.scale)
 
     def shipped_p(rows: np.ndarray) -> np.ndarray:
-        return 1.0 / (1.0 + np.exp(-(((rows - mean) / scale) @ z + shipped.bias)))
+        return np.array([shipped.probability(Features(*map(float, row))) for row in rows])
 
     print(f"shipped gate (threshold {shipped.threshold:.4f}):")
     print(_counts("vault dev", shipped_p(x), y, shipped.threshold))
