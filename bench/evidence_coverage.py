@@ -30,13 +30,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from _measure import QA_DEV_SETS, median, percentile
-from notecite import Engine
+from _recorded import recorded_asks
 from notecite.config import load_settings
-from notecite.evaluate.beir import eval_settings
 from notecite.evaluate.qa_data import QaItem, load_qa
 from notecite.evaluate.qa_metrics import holds
-from notecite.schemas.ask import AskRequest
-from notecite.testing import ScriptedLLM
 
 _SOURCE = re.compile(r"^\[N\d+\] (\S+)", re.MULTILINE)
 
@@ -72,28 +69,19 @@ def _gold_shown(item: QaItem, prompt: str) -> bool:
 
 def _cover(home: Path, items: Sequence[QaItem], setting: str) -> Coverage:
     found = Coverage()
-    for vault in sorted({i.vault for i in items if i.vault}):
-        base = load_settings(home=home, ask=_ask_overrides(setting))
-        llm = ScriptedLLM("I don't know.", name="local", model_id="recorder")
-        with Engine(eval_settings(base, f"qa-{vault}"), llm=llm) as engine:
-            for item in (i for i in items if i.vault == vault):
-                asked_before = len(llm.answer_calls)
-                request = AskRequest(
-                    question=item.question, vaults=[vault], folders=[*item.folders], debug=True
-                )
-                response = engine.ask(request)
-                if len(llm.answer_calls) == asked_before:
-                    continue  # abstained before any model call (the gate, an absent term)
-                prompt = llm.answer_calls[asked_before].messages[-1].content
-                found.asked += 1
-                if holds(prompt, item.must_contain):
-                    found.key += 1
-                else:
-                    found.missed.append(item.id)
-                found.gold += _gold_shown(item, prompt)
-                generation = response.debug.generation if response.debug else None
-                if generation is not None:
-                    found.tokens.append(generation.context_tokens)
+    settings = load_settings(home=home, ask=_ask_overrides(setting))
+    for asked in recorded_asks(settings, items):
+        if not asked.prompt:
+            continue  # abstained before any model call (the gate, an absent term)
+        found.asked += 1
+        if holds(asked.prompt, asked.item.must_contain):
+            found.key += 1
+        else:
+            found.missed.append(asked.item.id)
+        found.gold += _gold_shown(asked.item, asked.prompt)
+        debug = asked.response.debug
+        if debug is not None and debug.generation is not None:
+            found.tokens.append(debug.generation.context_tokens)
     return found
 
 

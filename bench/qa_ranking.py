@@ -28,13 +28,10 @@ from pathlib import Path
 from typing import Any
 
 from _measure import QA_DEV_SETS, machine
-from notecite import Engine
+from _recorded import recorded_asks
 from notecite.config import Settings, load_settings
-from notecite.evaluate.beir import eval_settings
 from notecite.evaluate.qa_data import QaItem, load_qa
 from notecite.evaluate.qa_metrics import holds
-from notecite.schemas.ask import AskRequest
-from notecite.testing import ScriptedLLM
 
 
 @dataclass
@@ -70,26 +67,17 @@ def with_setting(settings: Settings, assignment: str) -> Settings:
 
 def measure(name: str, settings: Settings, items: list[QaItem]) -> Ranked:
     out = Ranked(name)
-    for vault in sorted({i.vault for i in items}):
-        llm = ScriptedLLM("I don't know.", name="local", model_id="recorder")
-        with Engine(eval_settings(settings, f"qa-{vault}"), llm=llm) as engine:
-            for item in (i for i in items if i.vault == vault):
-                asked = len(llm.answer_calls)
-                request = AskRequest(
-                    question=item.question, vaults=[vault], folders=list(item.folders), debug=True
-                )
-                response = engine.ask(request)
-                notes: list[str] = []
-                for chunk in response.debug.retrieved_chunks if response.debug else []:
-                    if chunk.rel_path not in notes:
-                        notes.append(chunk.rel_path)
-                out.rank[item.id] = next(
-                    (n for n, path in enumerate(notes, start=1) if path in item.gold_files), None
-                )
-                if item.must_contain:
-                    calls = llm.answer_calls[asked:]
-                    prompt = calls[0].messages[-1].content if calls else ""
-                    out.key[item.id] = bool(prompt) and holds(prompt, item.must_contain)
+    for asked in recorded_asks(settings, items):
+        item, debug = asked.item, asked.response.debug
+        notes: list[str] = []
+        for chunk in debug.retrieved_chunks if debug else []:
+            if chunk.rel_path not in notes:
+                notes.append(chunk.rel_path)
+        out.rank[item.id] = next(
+            (n for n, path in enumerate(notes, start=1) if path in item.gold_files), None
+        )
+        if item.must_contain:
+            out.key[item.id] = bool(asked.prompt) and holds(asked.prompt, item.must_contain)
     return out
 
 

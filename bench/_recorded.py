@@ -1,0 +1,43 @@
+"""Shared by the scripts that look at what reaches the local model without running it
+(evidence_coverage, qa_ranking): each QA question asked through ``Engine.ask`` as
+``notecite eval qa --llm local`` asks it, with a scripted model named ``local`` (so the local
+model's context budget applies) that records its prompt and answers nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from notecite import Engine
+from notecite.config import Settings
+from notecite.evaluate.beir import eval_settings
+from notecite.evaluate.qa_data import QaItem
+from notecite.schemas.ask import AskRequest, AskResponse
+from notecite.testing import ScriptedLLM
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """One question's ask: the response (with its debug view) and the prompt the model
+    would have read ("" when the ask abstained before any model call)."""
+
+    item: QaItem
+    response: AskResponse
+    prompt: str
+
+
+def recorded_asks(settings: Settings, items: Sequence[QaItem]) -> Iterator[Recorded]:
+    """Each of ``items`` asked on its vault's eval index under ``settings``' home, vault by
+    vault."""
+    for vault in sorted({i.vault for i in items if i.vault}):
+        llm = ScriptedLLM("I don't know.", name="local", model_id="recorder")
+        with Engine(eval_settings(settings, f"qa-{vault}"), llm=llm) as engine:
+            for item in (i for i in items if i.vault == vault):
+                asked_before = len(llm.answer_calls)
+                request = AskRequest(
+                    question=item.question, vaults=[vault], folders=[*item.folders], debug=True
+                )
+                response = engine.ask(request)
+                calls = llm.answer_calls[asked_before:]
+                yield Recorded(item, response, calls[0].messages[-1].content if calls else "")
