@@ -17,3 +17,26 @@ def test_a_form_of_a_name_is_held_but_another_name_is_not() -> None:
     missing = MissingTerms(salient=("Palestine", "Israel", "v0.55"), not_in_vaults=())
     unseen = RetrievalStage._unseen(missing, kept("The Palestinian delegation met in 0.55."))
     assert unseen.not_in_context == ("Israel",)
+
+
+def shown(rel_path: str, title: str, heading_path: str, text: str) -> list[Candidate]:
+    chunk = StoredChunk(1, "c1", "v", rel_path, "", title, heading_path, 0, text, 1, 1, None, None)
+    return [Candidate(1, chunk, 0.5, 0.0, 1.0, gate=0.5, final=0.5)]
+
+
+def test_a_term_in_the_title_path_or_heading_the_context_shows_is_held() -> None:
+    missing = MissingTerms(salient=("CLI", "Quartz", "GitHub"), not_in_vaults=())
+    text = "Run `git push` on all vaults inside workspace"
+    by_title = shown("dendron.topic.workspace.md", "Workspace CLI", "Usage > push", text)
+    assert RetrievalStage._unseen(missing, by_title).not_in_context == ("Quartz", "GitHub")
+    by_path = shown("tools/cli.md", "", "Usage", text)
+    assert RetrievalStage._unseen(missing, by_path).not_in_context == ("Quartz", "GitHub")
+    by_heading = shown("a.md", "", "Publishing > GitHub Pages", text)
+    assert RetrievalStage._unseen(missing, by_heading).not_in_context == ("CLI", "Quartz")
+    # the path's extension is not shown: a note at quartz.md holds "quartz", not "md"
+    assert (
+        "MD"
+        in RetrievalStage._unseen(
+            MissingTerms(salient=("MD",), not_in_vaults=()), shown("quartz.md", "", "", text)
+        ).not_in_context
+    )

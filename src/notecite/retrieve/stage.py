@@ -10,9 +10,11 @@ auto-RAG pass, and the fallback to the most recent notes when nothing can be sea
 from __future__ import annotations
 
 import logging
+import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from pathlib import PurePosixPath
 
 from notecite.config import AskSettings
 from notecite.embed.base import Embedder, Vectors
@@ -49,7 +51,7 @@ from notecite.retrieve.timehints import TimeRange, parse_time_hint
 from notecite.retrieve.typos import respell, with_readings
 from notecite.schemas.ask import AskRequest, AutoRagMode, DebugInfo, FolderSelection
 from notecite.spelling import spellings
-from notecite.store.base import Store
+from notecite.store.base import Store, StoredChunk
 from notecite.types import SearchFilter, Vault
 
 RECENT_NOTES = "recent_notes"
@@ -670,8 +672,9 @@ class RetrievalStage:
     @staticmethod
     def _unseen(missing: MissingTerms, kept: Sequence[Candidate]) -> MissingTerms:
         """``missing`` with ``not_in_context`` set to the salient terms in the vaults that no
-        chunk of ``kept`` holds."""
-        context = " ".join(" ".join(c.chunk.text.split()) for c in kept).lower()
+        chunk of ``kept`` holds, in its text or in the name, title and headings the context
+        shows it under (a note titled "Workspace CLI" mentions the CLI)."""
+        context = " ".join(" ".join(_shown_text(c.chunk).split()) for c in kept).lower()
         unseen = [
             t
             for t in missing.salient
@@ -717,6 +720,14 @@ class RetrievalStage:
             if status.name in {v.name for v in self._vaults}
         )
         return Retrieved(candidates, kept, strategy, k, empty, debug, readings=dict(self._readings))
+
+
+def _shown_text(chunk: StoredChunk) -> str:
+    """What the context shows of ``chunk``: its note's path (as written, and with its
+    separators read as spaces), title and heading path, then its text."""
+    path = str(PurePosixPath(chunk.rel_path).with_suffix(""))
+    spaced = re.sub(r"[./\\_-]+", " ", path)
+    return "\n".join((path, spaced, chunk.title, chunk.heading_path, chunk.text))
 
 
 def _same_word_held(term: str, stems: set[str]) -> bool:
