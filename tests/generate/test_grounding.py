@@ -681,3 +681,13 @@ def test_a_closing_clause_about_the_context_is_dropped_and_the_claim_kept() -> N
 def test_the_context_in_the_middle_of_a_claim_is_not_a_closing_clause() -> None:
     claim = split_claims("The date, as shown in the context menu, is March 14 [N1].")[0]
     assert _without_context_lead_in(claim).text == claim.text
+
+
+def test_a_phrase_about_the_context_inside_a_claim_is_dropped_and_the_claim_kept() -> None:
+    answer = "Lisbon is the office mentioned in the context that hosts the Apollo launch."
+    grounding = Grounder().ground(answer, SOURCES, "Which office hosts the Apollo launch?")
+    assert grounding.text == "Lisbon is the office that hosts the Apollo launch [N1]."
+    # after "is" it says where the answer is, not what it is: still left out
+    where = "This is mentioned in the context under the Launch section [N1]."
+    said = split_claims(where)[0]
+    assert _without_context_lead_in(said).text == said.text

@@ -105,12 +105,24 @@ _CONTEXT_TAIL = re.compile(
     re.IGNORECASE,
 )
 
+# The same said inside the claim, after what it names ("LTeX is the checker mentioned in
+# the context that is heavier"): not after "is" ("This is mentioned in the context under
+# ..." says where the answer is, and stays as it is).
+_CONTEXT_INSIDE = re.compile(
+    r"(?<!\bis)(?<!\bare)(?<!\bwas)(?<!\bwere)(?<!\bbe)(?<!\bbeen)"
+    r"\s+(?:mentioned|listed|described|named|shown|stated|given|provided)\s+in\s+"
+    rf"{_THE_CONTEXT}(?=\s+(?:that|which|who|as|and|is|are|was|were)\b)",
+    re.IGNORECASE,
+)
+
 
 def _without_context_lead_in(claim: Claim) -> Claim:
-    """``claim`` without a lead-in or a closing clause about the prompt ("According to the
-    context, 1,500 refugees settled there", "1,500 refugees settled there, as stated in the
-    context" say "1,500 refugees settled there")."""
+    """``claim`` without a lead-in, a closing clause or an inner phrase about the prompt
+    ("According to the context, 1,500 refugees settled there", "1,500 refugees settled there,
+    as stated in the context" say "1,500 refugees settled there"; "LTeX is the one mentioned
+    in the context that is heavier" says "LTeX is the one that is heavier")."""
     text = _CONTEXT_TAIL.sub("", _CONTEXT_LEAD_IN.sub("", claim.text, count=1), count=1)
+    text = _CONTEXT_INSIDE.sub("", text)
     if text == claim.text or not text.strip():
         return claim
     return Claim(text[0].upper() + text[1:], claim.cids)
