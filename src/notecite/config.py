@@ -148,6 +148,13 @@ class AskSettings(_Section):
     vector_threshold: float = Field(default=0.27, ge=0, le=1)
     final_threshold: float = Field(default=0.26, ge=0, le=1)
     hits_per_scope: int = Field(default=15, ge=1, le=200)
+    keyword_depth: int = Field(
+        default=4,
+        ge=1,
+        le=20,
+        description="BM25 hits taken per scope, as a multiple of hits_per_scope: a chunk "
+        "that BM25 ranks past the first few still brings its keyword score to the fusion",
+    )
     max_candidates: int = Field(default=200, ge=1, le=2000)
     k_min: int = Field(default=3, ge=1)
     k_default: int = Field(default=5, ge=1)

@@ -89,7 +89,14 @@ def test_the_request_overrides_the_config(make_engine: MakeEngine) -> None:
 def test_without_an_llm_the_steps_are_skipped_and_the_second_pass_goes_deeper(
     make_engine: MakeEngine,
 ) -> None:
-    engine = make_engine(ask={"auto_rag": "auto", "hits_per_scope": 1, "folder_ranking": False})
+    engine = make_engine(
+        ask={
+            "auto_rag": "auto",
+            "hits_per_scope": 1,
+            "keyword_depth": 1,
+            "folder_ranking": False,
+        }
+    )
     debug = debug_of(engine, AskRequest(question="Apollo launch weather antenna budget?"))
     auto = debug.auto_rag
     assert auto.triggered

@@ -12,6 +12,7 @@ from notecite import Engine, Settings
 from notecite.retrieve.folders import Scope
 from notecite.retrieve.retriever import Retriever, recency_score
 from notecite.schemas.ask import AskRequest
+from notecite.testing import EngineFactory
 
 NOTES = {
     "photos/kayak.md": "---\ntitle: Kayak trip\ntype: photo\ndate: 2025-06-01\n---\n"
@@ -140,3 +141,37 @@ def test_sentence_vectors_lift_the_note_with_the_matching_line(
             assert cand.score_dense == pytest.approx(dense[cand.rowid], abs=1e-6)
     assert ranked[0.0][0] == "supplies.md"
     assert ranked[0.5][0] == "field.md"
+
+
+ISLAND = {
+    "trips/kayak.md": "# Kayak plan\nWe paddle across the lake at dawn and camp on the island.\n",
+    **{
+        f"ferries/f{i}.md": f"# Ferry {i}\nIsland island ferry schedule number {i}.\n"
+        for i in range(5)
+    },
+}
+
+
+def test_a_vector_hit_that_bm25_ranks_lower_keeps_its_keyword_score(
+    notecite_engines: EngineFactory, store_options: dict[str, str]
+) -> None:
+    """BM25 is searched ``keyword_depth`` times as deep as the vector search, so a chunk
+    the vector search finds brings its keyword score though BM25 ranks it past the first
+    ``per_scope`` hits (here: sixth of six, with one hit per scope)."""
+    engine = notecite_engines(vaults={"isles": ISLAND}, store=store_options)
+    vault = engine.vault("isles")
+    near_the_kayak_note = engine.embedder.embed_query(ISLAND["trips/kayak.md"])
+
+    def kayak_bm25(depth: int) -> float:
+        options = replace(engine.retrieval_options(), keyword_depth=depth)
+        retriever = Retriever(engine.store, engine.embedder.model_id, options)
+        found = retriever.retrieve(
+            "island ferry schedule", near_the_kayak_note, [Scope(vault, "", 1.0)], 1
+        )
+        kayak = [c for c in found.candidates if c.chunk.rel_path == "trips/kayak.md"]
+        assert kayak  # the vector search finds it either way
+        return kayak[0].score_bm25
+
+    assert kayak_bm25(1) == 0.0
+    assert kayak_bm25(6) > 0.0
+    assert engine.retrieval_options().keyword_depth == 4  # the default

@@ -83,6 +83,7 @@ class RetrievalOptions:
     # [retrieval.weights.<key>] of every key but type (its weights are doc_type_weights)
     field_weights: Mapping[str, Mapping[str, float]] = field(default_factory=dict)
     max_candidates: int = 200
+    keyword_depth: int = 1  # BM25 hits per scope, as a multiple of the vector search's
     rerank_depth: int = 60
     model_rerank_depth: int = 20
     model_rerank_weight: float = 0.5
@@ -104,6 +105,7 @@ class RetrievalOptions:
             doc_type_weights=types,
             field_weights=others,
             max_candidates=settings.ask.max_candidates,
+            keyword_depth=settings.ask.keyword_depth,
             rerank_depth=r.rerank_depth,
             model_rerank_depth=r.model_rerank_depth,
             model_rerank_weight=r.model_rerank_weight,
@@ -154,7 +156,9 @@ class Retriever:
         notes: list[str],
     ) -> tuple[dict[int, float], dict[int, float], dict[int, float], dict[int, float]]:
         """Cosine, dense (cosine mixed with the best sentence), BM25 and folder weight of
-        every chunk found in any scope."""
+        every chunk found in any scope: the ``per_scope`` nearest by vector and the
+        ``per_scope`` x ``keyword_depth`` best by BM25 (a chunk the vector search finds that
+        BM25 ranks past the first few keeps its keyword score)."""
         strategy = self._options.strategy
         sentence_weight = self._options.sentence_weight
         use_vector = query is not None and strategy != "bm25"
@@ -182,7 +186,8 @@ class Retriever:
                             weight.get(hit.chunk_rowid, 0.0), scope.weight
                         )
                 if use_bm25:
-                    for hit in self._store.lexical_search(question, flt, per_scope):
+                    keyword_hits = per_scope * self._options.keyword_depth
+                    for hit in self._store.lexical_search(question, flt, keyword_hits):
                         bm25[hit.chunk_rowid] = max(bm25.get(hit.chunk_rowid, 0.0), hit.score)
                         weight[hit.chunk_rowid] = max(
                             weight.get(hit.chunk_rowid, 0.0), scope.weight
