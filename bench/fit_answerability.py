@@ -1,8 +1,8 @@
 """Fit the answerability gate (``notecite.retrieve.answerability``) on the dev split of the
 vault QA set, and choose its threshold there.
 
-Every dev question of ``bench/qa/vaults.jsonl``, ``vaults-dev2.jsonl``, ``vaults-dev3.jsonl``
-and ``vaults-dev4.jsonl`` is retrieved exactly as ``ask`` retrieves it (the indexes of
+Every dev question of the vault QA dev sets (``bench/qa/vaults.jsonl`` and
+``vaults-dev2.jsonl`` to ``vaults-dev5.jsonl``) is retrieved exactly as ``ask`` retrieves it (the indexes of
 ``notecite eval qa`` under ``--home``; run that first), the gate's features are read, and a
 logistic regression (L2, Newton steps, standardised features) is fitted to "answerable"
 (fact, how-to, multi-note, time, folder-scoped) against "not answerable" (near-miss,
