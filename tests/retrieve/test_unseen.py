@@ -33,10 +33,8 @@ def test_a_term_in_the_title_path_or_heading_the_context_shows_is_held() -> None
     assert RetrievalStage._unseen(missing, by_path).not_in_context == ("Quartz", "GitHub")
     by_heading = shown("a.md", "", "Publishing > GitHub Pages", text)
     assert RetrievalStage._unseen(missing, by_heading).not_in_context == ("CLI", "Quartz")
-    # the path's extension is not shown: a note at quartz.md holds "quartz", not "md"
-    assert (
-        "MD"
-        in RetrievalStage._unseen(
-            MissingTerms(salient=("MD",), not_in_vaults=()), shown("quartz.md", "", "", text)
-        ).not_in_context
+    # a folder is not always shown, nor the extension: tools/x.md holds neither
+    folder = RetrievalStage._unseen(
+        MissingTerms(salient=("tools", "MD"), not_in_vaults=()), shown("tools/x.md", "", "", text)
     )
+    assert folder.not_in_context == ("tools", "MD")

@@ -723,11 +723,12 @@ class RetrievalStage:
 
 
 def _shown_text(chunk: StoredChunk) -> str:
-    """What the context shows of ``chunk``: its note's path (as written, and with its
-    separators read as spaces), title and heading path, then its text."""
-    path = str(PurePosixPath(chunk.rel_path).with_suffix(""))
-    spaced = re.sub(r"[./\\_-]+", " ", path)
-    return "\n".join((path, spaced, chunk.title, chunk.heading_path, chunk.text))
+    """What the context shows of ``chunk``: its note's file name without its extension (as
+    written, and with its separators read as spaces; the header always shows it, its folders
+    only at times), title and heading path, then its text."""
+    name = PurePosixPath(chunk.rel_path).stem
+    spaced = re.sub(r"[._-]+", " ", name)
+    return "\n".join((name, spaced, chunk.title, chunk.heading_path, chunk.text))
 
 
 def _same_word_held(term: str, stems: set[str]) -> bool:
