@@ -2,15 +2,14 @@
 vault QA set, and choose its threshold there.
 
 Every dev question of the vault QA dev sets (``bench/qa/vaults.jsonl`` and
-``vaults-dev2.jsonl`` to ``vaults-dev5.jsonl``) is retrieved exactly as ``ask`` retrieves it (the indexes of
-``notecite eval qa`` under ``--home``; run that first), the gate's features are read, and a
-logistic regression (L2, Newton steps, standardised features) is fitted to "answerable"
-(fact, how-to, multi-note, time, folder-scoped) against "not answerable" (near-miss,
-off-topic). The
-threshold is the one with the fewest errors (answerable questions abstained on plus
-unanswerable ones let through) that keeps wrongly abstained answerable questions at or under
-``--max-wrong``, in the middle of its gap, judged on leave-one-out probabilities. The test
-split is never read.
+``vaults-dev2.jsonl`` to ``vaults-dev5.jsonl``, ``_measure.QA_DEV_SETS``) is retrieved
+exactly as ``ask`` retrieves it (the indexes of ``notecite eval qa`` under ``--home``; run
+that first), the gate's features are read, and a logistic regression (L2, Newton steps,
+standardised features) is fitted to "answerable" (fact, how-to, multi-note, time,
+folder-scoped) against "not answerable" (near-miss, off-topic). The threshold is the one
+with the fewest errors (answerable questions abstained on plus unanswerable ones let
+through) that keeps wrongly abstained answerable questions at or under ``--max-wrong``, in
+the middle of its gap, judged on leave-one-out probabilities. The test split is never read.
 
     .venv/bin/notecite --home /tmp/qa --llm extractive eval qa --data bench/qa/vaults.jsonl
     .venv/bin/python bench/fit_answerability.py --home /tmp/qa
