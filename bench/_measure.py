@@ -21,6 +21,7 @@ QA_DEV_SETS = tuple(
         "vaults-dev3.jsonl",
         "vaults-dev4.jsonl",
         "vaults-dev5.jsonl",
+        "vaults-dev6.jsonl",
     )
 )
 

@@ -1,7 +1,6 @@
-"""The later development question sets, bench/qa/vaults-dev2.jsonl, vaults-dev3.jsonl,
-vaults-dev4.jsonl and vaults-dev5.jsonl: their fields, their counts, their place beside the
-earlier sets (all dev, nothing shared with them), and every item checked against the shared
-vault it asks about."""
+"""The later development question sets, bench/qa/vaults-dev2.jsonl to vaults-dev6.jsonl:
+their fields, their counts, their place beside the earlier sets (all dev, nothing shared
+with them), and every item checked against the shared vault it asks about."""
 
 from __future__ import annotations
 
@@ -48,7 +47,7 @@ def _counts(per_kind: dict[str, tuple[int, int]]) -> dict[tuple[str, str], int]:
     }
 
 
-# vaults-dev4 and vaults-dev5, each written as a fresh set and run once before any tuning
+# vaults-dev4 to vaults-dev6, each written as a fresh set and run once before any tuning
 FRESH_SET_COUNTS = _counts(
     {
         "fact": (7, 7),
@@ -106,6 +105,19 @@ DEV_SETS = (
         "vaults-dev5.jsonl",
         "d5",
         ("vaults.jsonl", "vaults-dev2.jsonl", "vaults-dev3.jsonl", "vaults-dev4.jsonl"),
+        FRESH_SET_COUNTS,
+        4,
+    ),
+    DevSet(
+        "vaults-dev6.jsonl",
+        "d6",
+        (
+            "vaults.jsonl",
+            "vaults-dev2.jsonl",
+            "vaults-dev3.jsonl",
+            "vaults-dev4.jsonl",
+            "vaults-dev5.jsonl",
+        ),
         FRESH_SET_COUNTS,
         4,
     ),
