@@ -224,6 +224,22 @@ def test_a_name_after_my_note_that_no_note_holds_is_the_askers_own(
     assert llm.calls
 
 
+def test_an_example_name_the_asker_gives_after_like_is_the_askers_own(
+    make_engine: MakeEngine,
+) -> None:
+    """ "a note like apollo.budget.q3" gives an example of the asker's own: no note holds it,
+    so it neither settles the question as a near miss nor is searched for."""
+    llm = ScriptedLLM("The Apollo budget is 40000 euros [N1].")
+    engine = make_engine(llm=llm, ask={"folder_ranking": False})
+    question = "Can a note like apollo.budget.q3 show the Apollo budget?"
+    response = engine.ask(AskRequest(question=question, debug=True))
+    assert not response.abstained
+    assert response.debug is not None
+    assert response.debug.missing_terms == []
+    assert response.debug.searched_question == "Can a note like  show the Apollo budget?"
+    assert llm.calls
+
+
 def test_a_name_after_my_note_that_a_note_holds_stays_in_the_question(
     make_engine: MakeEngine,
 ) -> None:

@@ -156,6 +156,16 @@ def test_a_name_the_asker_gives_their_own_note_is_not_a_salient_term(
         ("Can I tag my page with #work?", []),
         # "called" is own_names' to find
         ("Is there a plugin called Dataview?", []),
+        # an example the asker gives after "like", "such as", "e.g.", written as a name
+        (
+            "Will a note three levels down like project.alpha.notes still match the schema?",
+            ["project.alpha.notes"],
+        ),
+        ("I have notes named like dendron.foo. Can I rename them all?", ["dendron.foo"]),
+        ("Can tags such as #todo/urgent be nested?", ["#todo/urgent"]),
+        # a product after "like" stays: whether it exists is what a near miss asks
+        ("Can I import notes from an app like Logseq?", []),
+        ("Does it work with a plugin like dataview-v2?", []),
     ],
 )
 def test_a_name_after_my_note_or_a_folder_may_be_the_askers_own(

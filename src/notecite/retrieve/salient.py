@@ -52,9 +52,14 @@ _OWN_NAME = re.compile(
 # name counts (a code span, a quoted phrase, a #tag, a word with a digit, dot, slash or dash):
 # "a note Foam made" keeps "Foam".
 _NAME_SPELLED_AS_NAME = rf"{_SPELLED_NAME}|\w*[\d._/-]\w[\w./:+-]*"
+# So is an example of one the asker writes after "like", "such as" or "e.g." ("notes named
+# like dendron.foo", "a note three levels down like project.alpha.notes"), written as a
+# name; "notes from an app like Logseq" keeps "Logseq".
 _MAYBE_OWN_NAME = re.compile(
     rf"\b(?i:my|our)\s+(?:(?i:[a-z][\w-]*)\s+)??{_THINGS}\s+({_NAME_LIKE})"
     rf"|\b(?i:an?)\s+(?:(?i:[a-z][\w-]*)\s+)??{_THINGS}\s+({_NAME_SPELLED_AS_NAME})"
+    rf"|\b{_THINGS}\b[^.?!,;:\n]{{0,40}}?\b(?i:like|such\s+as|e\.g\.)\s+"
+    rf"({_NAME_SPELLED_AS_NAME})"
 )
 # A name in a question written without capitals: a lowercase word this long that English
 # does not know ("logseq", "syncthing"); shorter ones are as often a typo ("mkae").
@@ -155,7 +160,7 @@ def without_own_names(question: str) -> str:
 
 def _own_name(found: re.Match[str]) -> str:
     """The name of an :data:`_OWN_NAME` match; "" for a pronoun ("renamed it to it")."""
-    name = (found.group(1) or found.group(2) or "").rstrip(".:")
+    name = next((group for group in found.groups() if group), "").rstrip(".:")
     return "" if name.lower() in STOPWORDS else name
 
 
