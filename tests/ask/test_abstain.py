@@ -208,35 +208,33 @@ def test_a_name_the_asker_gives_their_own_note_is_not_searched_for(
     assert llm.calls  # the model was asked
 
 
-def test_a_name_after_my_note_that_no_note_holds_is_the_askers_own(
-    make_engine: MakeEngine,
+@pytest.mark.parametrize(
+    ("question", "searched"),
+    [
+        # "my note budget-2025" names the asker's note
+        (
+            "Can I copy the Apollo budget into my note budget-2025?",
+            "Can I copy the Apollo budget into my note ?",
+        ),
+        # "a note like apollo.budget.q3" gives an example of the asker's own
+        (
+            "Can a note like apollo.budget.q3 show the Apollo budget?",
+            "Can a note like  show the Apollo budget?",
+        ),
+    ],
+)
+def test_a_name_of_the_askers_own_that_no_note_holds_is_not_searched_for(
+    make_engine: MakeEngine, question: str, searched: str
 ) -> None:
-    """ "my note budget-2025" names the asker's note: no note holds it, so it is neither a
-    missing term ("Your notes don't mention ...") nor searched for."""
+    """No note holds the name, so it is neither a missing term ("Your notes don't mention
+    ...", which would settle the question as a near miss) nor searched for."""
     llm = ScriptedLLM("The Apollo budget is 40000 euros [N1].")
     engine = make_engine(llm=llm, ask={"folder_ranking": False})
-    question = "Can I copy the Apollo budget into my note budget-2025?"
     response = engine.ask(AskRequest(question=question, debug=True))
     assert not response.abstained
     assert response.debug is not None
     assert response.debug.missing_terms == []
-    assert response.debug.searched_question == "Can I copy the Apollo budget into my note ?"
-    assert llm.calls
-
-
-def test_an_example_name_the_asker_gives_after_like_is_the_askers_own(
-    make_engine: MakeEngine,
-) -> None:
-    """ "a note like apollo.budget.q3" gives an example of the asker's own: no note holds it,
-    so it neither settles the question as a near miss nor is searched for."""
-    llm = ScriptedLLM("The Apollo budget is 40000 euros [N1].")
-    engine = make_engine(llm=llm, ask={"folder_ranking": False})
-    question = "Can a note like apollo.budget.q3 show the Apollo budget?"
-    response = engine.ask(AskRequest(question=question, debug=True))
-    assert not response.abstained
-    assert response.debug is not None
-    assert response.debug.missing_terms == []
-    assert response.debug.searched_question == "Can a note like  show the Apollo budget?"
+    assert response.debug.searched_question == searched
     assert llm.calls
 
 
