@@ -8,8 +8,9 @@ from notecite.retrieve.stage import RetrievalStage
 from notecite.store.base import StoredChunk
 
 
-def kept(text: str) -> list[Candidate]:
-    chunk = StoredChunk(1, "c1", "v", "a.md", "", "", "", 0, text, 1, 1, None, None)
+def kept(text: str, rel_path: str = "a.md", title: str = "", heading: str = "") -> list[Candidate]:
+    """One kept chunk of ``text``, shown under that file name, title and heading path."""
+    chunk = StoredChunk(1, "c1", "v", rel_path, "", title, heading, 0, text, 1, 1, None, None)
     return [Candidate(1, chunk, 0.5, 0.0, 1.0, gate=0.5, final=0.5)]
 
 
@@ -19,22 +20,17 @@ def test_a_form_of_a_name_is_held_but_another_name_is_not() -> None:
     assert unseen.not_in_context == ("Israel",)
 
 
-def shown(rel_path: str, title: str, heading_path: str, text: str) -> list[Candidate]:
-    chunk = StoredChunk(1, "c1", "v", rel_path, "", title, heading_path, 0, text, 1, 1, None, None)
-    return [Candidate(1, chunk, 0.5, 0.0, 1.0, gate=0.5, final=0.5)]
-
-
-def test_a_term_in_the_title_path_or_heading_the_context_shows_is_held() -> None:
+def test_a_term_in_the_title_file_name_or_heading_the_context_shows_is_held() -> None:
     missing = MissingTerms(salient=("CLI", "Quartz", "GitHub"), not_in_vaults=())
     text = "Run `git push` on all vaults inside workspace"
-    by_title = shown("dendron.topic.workspace.md", "Workspace CLI", "Usage > push", text)
+    by_title = kept(text, "dendron.topic.workspace.md", "Workspace CLI", "Usage > push")
     assert RetrievalStage._unseen(missing, by_title).not_in_context == ("Quartz", "GitHub")
-    by_path = shown("tools/cli.md", "", "Usage", text)
+    by_path = kept(text, "tools/cli.md", heading="Usage")
     assert RetrievalStage._unseen(missing, by_path).not_in_context == ("Quartz", "GitHub")
-    by_heading = shown("a.md", "", "Publishing > GitHub Pages", text)
+    by_heading = kept(text, heading="Publishing > GitHub Pages")
     assert RetrievalStage._unseen(missing, by_heading).not_in_context == ("CLI", "Quartz")
     # a folder is not always shown, nor the extension: tools/x.md holds neither
     folder = RetrievalStage._unseen(
-        MissingTerms(salient=("tools", "MD"), not_in_vaults=()), shown("tools/x.md", "", "", text)
+        MissingTerms(salient=("tools", "MD"), not_in_vaults=()), kept(text, "tools/x.md")
     )
     assert folder.not_in_context == ("tools", "MD")
