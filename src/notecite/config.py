@@ -196,6 +196,12 @@ class AskSettings(_Section):
         description="check each claim against a line of the notes: by shared terms, or by "
         "shared terms and sentence vectors; unsupported claims are removed",
     )
+    quote_unsupported: bool = Field(
+        default=True,
+        description="when grounding leaves no claim of the written answer, answer with the "
+        "lines of the notes closest to the question, quoted and cited (false: abstain with "
+        "insufficient_information)",
+    )
     context_tokens: int = Field(default=4000, ge=64, description="context budget, remote LLMs")
     context_tokens_local: int = Field(default=2000, ge=64, description="for the local model")
     context: Literal["evidence", "chunks"] = Field(

@@ -229,6 +229,7 @@ class AskPipeline:
                 temperature=self._generation.temperature,
                 max_tokens=self._generation.max_tokens,
                 grounder=self._grounder,
+                quote_unsupported=self._settings.quote_unsupported,
                 reading_threshold=reading_threshold(self._settings),
             ),
             on_token,
@@ -256,7 +257,12 @@ class AskPipeline:
         cited_ids = {kept[i].chunk.chunk_id for cid in answer.cited for i in answer.members[cid]}
         for item in debug.retrieved_chunks:
             item.cited = item.chunk_id in cited_ids
-        if answer.outcome == "answered":
+        if answer.outcome == "quoted":
+            debug.notes.append(
+                "no claim of the written answer was supported; the lines of the notes "
+                "closest to the question are quoted instead"
+            )
+        if answer.outcome in ("answered", "quoted"):
             return AskResponse(answer=answer.text, references=cited)
         debug.uncited_references = True
         if answer.outcome == "unanswered":

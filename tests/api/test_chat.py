@@ -11,7 +11,7 @@ import httpx
 import pytest
 
 from notecite import Settings, load_settings
-from notecite.generate.citations import FALLBACK_ANSWER
+from notecite.generate.answer import QUOTED_LABEL
 from notecite.testing import HANG, ProviderServer, ScriptedLLM
 from tests.api.helpers import add_and_index, assert_error, parse_sse, running
 
@@ -176,7 +176,14 @@ def answering(
         # model cited; one no line supports goes
         ("The budget is 40000 euros [N42].", "The budget is 40000 euros [N1].", ["N1"], 1),
         ("The budget is 40000 euros.", "The budget is 40000 euros [N1].", ["N1"], 0),
-        ("The budget is 99 euros [N1].", FALLBACK_ANSWER, [], 0),
+        # an answer with no supported claim: the lines closest to the question, quoted
+        (
+            "The budget is 99 euros [N1].",
+            f"{QUOTED_LABEL}\nThe Apollo budget is 40000 euros, approved by Maria in January "
+            "[N1]. The Apollo launch is scheduled for March 14 at the Lisbon office [N2].",
+            ["N1", "N2"],
+            0,
+        ),
         (
             "The notes do not mention who designed the rocket.",
             "The notes do not mention who designed the rocket.",

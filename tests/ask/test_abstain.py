@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from notecite.embed.hashing import HashEmbedder
+from notecite.generate.answer import QUOTED_LABEL
 from notecite.generate.citations import FALLBACK_ANSWER
 from notecite.generate.reading import NOT_ANSWERED
 from notecite.pipeline import AMBIGUOUS_ANSWER, NO_NOTES_ANSWER
@@ -90,33 +91,60 @@ def test_a_question_of_stopwords_only_is_ambiguous(make_engine: MakeEngine, ques
     assert response.debug.retrieved_chunks == []
 
 
-def test_an_uncited_answer_that_claims_facts_is_replaced_by_the_fallback(
+def test_an_unsupported_answer_is_replaced_by_the_lines_closest_to_the_question(
     make_engine: MakeEngine,
 ) -> None:
     llm = ScriptedLLM("The launch is next spring, in the big hall.")
     response = make_engine(llm=llm).ask(AskRequest(question=APOLLO, debug=True))
 
+    assert not response.abstained
+    assert response.answer.startswith(QUOTED_LABEL)
+    assert "next spring" not in response.answer  # the claim no line supports is gone
+    assert "The Apollo launch is scheduled for March 14 at the Lisbon office [N1]." in (
+        response.answer
+    )
+    first = response.references[0]
+    assert (first.cid, first.rel_path) == ("N1", "projects/work/apollo.md")
+    assert first.quote == ("The Apollo launch is scheduled for March 14 at the Lisbon office.")
+    assert response.debug is not None
+    assert any("quoted instead" in note for note in response.debug.notes)
+
+
+@pytest.mark.parametrize(
+    "written", ["The launch is next spring, in the big hall.", "The launch is on May 2 [N9]."]
+)
+def test_without_quoting_an_unsupported_answer_gets_the_fallback(
+    make_engine: MakeEngine, written: str
+) -> None:
+    llm = ScriptedLLM(written)
+    engine = make_engine(llm=llm, ask={"quote_unsupported": False})
+    response = engine.ask(AskRequest(question=APOLLO, debug=True))
+
     assert response.abstained
     assert response.abstain_reason == "insufficient_information"
     assert response.answer == FALLBACK_ANSWER
+    assert "[N9]" not in response.answer
     assert response.debug is not None
     kept = [c for c in response.debug.retrieved_chunks if c.kept]
     assert [r.rel_path for r in response.references] == [c.rel_path for c in kept]
     assert response.debug.uncited_references
     assert any("fallback" in note for note in response.debug.notes)
+    assert response.debug.invalid_citations == (["N9"] if "[N9]" in written else [])
 
 
-def test_an_answer_whose_only_citation_is_invalid_gets_the_fallback(
+def test_an_unsupported_answer_with_no_line_near_the_question_gets_the_fallback(
     make_engine: MakeEngine,
 ) -> None:
-    llm = ScriptedLLM("The launch is on May 2 [N9].")
-    response = make_engine(llm=llm).ask(AskRequest(question=APOLLO, debug=True))
+    # the question shares no word with any line of the notes it was given: nothing to quote
+    llm = ScriptedLLM("The launch is next spring, in the big hall.")
+    everything = {"answerability_gate": False, "vector_threshold": 0.0, "final_threshold": 0.0}
+    engine = make_engine(llm=llm, ask=everything)
+    response = engine.ask(AskRequest(question="Whereabouts is the liftoff happening?"))
 
+    assert llm.answer_calls  # the model wrote, and grounding removed what it wrote
+    assert response.references
     assert response.abstain_reason == "insufficient_information"
     assert response.answer == FALLBACK_ANSWER
-    assert response.debug is not None
-    assert response.debug.invalid_citations == ["N9"]
-    assert "[N9]" not in response.answer
 
 
 def test_an_answer_saying_the_notes_lack_it_is_kept(make_engine: MakeEngine) -> None:

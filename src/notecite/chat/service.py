@@ -281,6 +281,7 @@ class ChatService:
                 max_tokens=self._generation.max_tokens,
                 grounded=settings.enable_rag,
                 grounder=self._grounder if settings.enable_rag else None,
+                quote_unsupported=self._ask.quote_unsupported,
                 reading_threshold=reading_threshold(self._ask),
             ),
             on_token,
@@ -376,7 +377,7 @@ def _abstain_reason(
 ) -> AbstainReason | None:
     """Why a grounded answer abstained: no notes at all, nothing relevant found, or the
     sources found did not answer it (the fallback, or an answer that says so)."""
-    if not settings.enable_rag or answer.outcome == "answered":
+    if not settings.enable_rag or answer.outcome in ("answered", "quoted"):
         return None
     if retrieved is not None and retrieved.empty_index:
         return "no_notes"

@@ -40,6 +40,7 @@ from notecite.generate.context import (
     assemble_context,
 )
 from notecite.generate.evidence import select_evidence
+from notecite.generate.extractive import quote_sentences
 from notecite.generate.grounding import Grounder, Grounding, SupportLine
 from notecite.generate.prompts import (
     TOP_OF_NOTE,
@@ -52,11 +53,12 @@ logger = logging.getLogger(__name__)
 
 TokenCallback = Callable[[str], None]
 PromptBuilder = Callable[[Sequence[ContextSource]], tuple[ChatMessage, ...]]
-Outcome = Literal["answered", "gap", "fallback", "failed", "unanswered"]
+Outcome = Literal["answered", "quoted", "gap", "fallback", "failed", "unanswered"]
 
 _MARKER = re.compile(r"\[(N\d+)\]")
 
 LLM_FAILED_ANSWER = "The language model failed, so here are the most relevant notes instead."
+QUOTED_LABEL = "From your notes (quoted, as no written answer held up against them):"
 
 
 @dataclass(frozen=True)
@@ -70,6 +72,10 @@ class AnswerSettings:
     grounded: bool = True  # the answer must cite the notes (False: plain chat)
     grounder: Grounder | None = None  # checks each claim against a line of the notes
     focus: str | None = None  # what evidence lines are chosen by (default: the question)
+    quote_unsupported: bool = True
+    """When no claim of the written answer is supported, answer with the sentences of the
+    sources that share the most words with the question, quoted and cited
+    (:func:`~notecite.generate.extractive.quote_sentences`), instead of the fallback."""
     reading_threshold: float | None = None
     """Once the answer is written, ask the model whether the context holds what the question
     asks for (a model that can weigh it: :class:`~notecite.generate.base.Judge`), and abstain
@@ -82,7 +88,9 @@ class CitedAnswer:
 
     Attributes:
         text: the answer to show (citations that matched no source removed), or a fallback.
-        outcome: ``answered`` (cites a source, or is not grounded), ``gap`` (cites nothing
+        outcome: ``answered`` (cites a source, or is not grounded), ``quoted`` (no claim of
+            the written answer was supported: the sources' sentences closest to the question,
+            quoted under :data:`QUOTED_LABEL`), ``gap`` (cites nothing
             but says the notes do not hold the answer), ``fallback`` (cited nothing: replaced
             by :data:`FALLBACK_ANSWER`), ``failed`` (the model failed), ``unanswered`` (the
             reading check found that the context does not answer the question: the answer
@@ -235,7 +243,7 @@ def _read_check(
     """
     if (
         settings.reading_threshold is None
-        or answer.outcome != "answered"
+        or answer.outcome not in ("answered", "quoted")
         or not settings.grounded
         or not answer.sources
         or asks_yes_or_no(asked)
@@ -322,7 +330,11 @@ def _checked_answer(
         if acknowledges_gap(validated.text):
             outcome, text = "gap", as_said_of_the_notes(without_hint_echo(validated.text))
         else:
-            outcome, text = "fallback", FALLBACK_ANSWER
+            quoted = _quoted(question, sources, settings) if settings.quote_unsupported else None
+            if quoted is None:
+                outcome, text = "fallback", FALLBACK_ANSWER
+            else:
+                outcome, (text, cited, grounding) = "quoted", quoted
     relabel = first_cited_order(cited, [s.cid for s in sources])
     text = _MARKER.sub(lambda m: f"[{relabel.get(m.group(1), m.group(1))}]", text)
     if settings.citation_style == "file_section":
@@ -357,6 +369,25 @@ def _checked_answer(
             else {}
         ),
     )
+
+
+def _quoted(
+    question: str, sources: Sequence[ContextSource], settings: AnswerSettings
+) -> tuple[str, tuple[str, ...], Grounding | None] | None:
+    """The sentences of ``sources`` closest to the question (``settings.focus`` when set),
+    quoted under :data:`QUOTED_LABEL` with their citations, and their grounding; None when
+    no sentence shares enough of the question's words (or grounding keeps none)."""
+    body = quote_sentences(settings.focus or question, sources)
+    if not body:
+        return None
+    validated = validate_citations(body, sources, "numbered")
+    text, cited, grounding = validated.text, validated.cited, None
+    if settings.grounder is not None:
+        grounding = settings.grounder.ground(text, sources, question)
+        text, cited = grounding.text, grounding.cited
+    if not cited:
+        return None
+    return f"{QUOTED_LABEL}\n{text}", cited, grounding
 
 
 def _file_section(source: ContextSource | None) -> str:

@@ -7,7 +7,7 @@ as extractive so nobody mistakes them for a written answer.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from notecite.config import GenerationSettings
 from notecite.generate.base import ContextSource, GenerationRequest
@@ -93,9 +93,69 @@ def _cited(sentence: str, citation: str) -> str:
     return f"{sentence} {citation}."
 
 
+def quote_sentences(
+    question: str,
+    sources: Sequence[ContextSource],
+    citation_style: str = "numbered",
+    max_sentences: int = 3,
+) -> str:
+    """Up to ``max_sentences`` sentences of ``sources`` sharing the most terms of
+    ``question`` (two, or one in the best-ranked source), sources ranked higher preferred,
+    each quoted with its source's citation; "" when no sentence shares enough."""
+    terms = {stem(t) for t in query_terms(question)}
+    # a sentence must share this many of the question's terms to count as answering it
+    needed = 1 if len(terms) <= 3 else 2
+    scored: list[tuple[float, int, str, set[str], ContextSource]] = []
+    # asked when something arrived, a note is framed as the answer only by being a release
+    when = asks_when_released(question)
+    for rank, source in enumerate(sources):
+        framing = (
+            _framing(source)
+            if not when or is_release_note(source.rel_path, source.title)
+            else set()
+        )
+        for sentence in statements(source.text):
+            clean = _quotable(sentence)
+            if not clean:
+                continue
+            words = {stem(w) for w in query_terms(clean)}
+            overlap = len(terms & words)
+            # the note's title and section frame the sentence ("default: `yy.MM.dd`"
+            # under "tasks > date format"), worth less than its own words
+            framed = FRAME_SHARE * len((terms & framing) - words)
+            # retrieval ranked the first source best: one shared term is enough there
+            if overlap >= (1 if rank == 0 else needed) or (overlap and overlap + framed >= needed):
+                score = (overlap + framed) / (1 + 0.02 * len(words)) + RANK_PRIOR / (1 + rank)
+                scored.append((score, -rank, clean, words, source))
+    scored.sort(key=lambda s: (s[0], s[1]), reverse=True)
+    picked: list[tuple[float, int, str, ContextSource]] = []
+    quoted: list[set[str]] = []
+    for score, neg_rank, clean, words, source in scored:
+        if len(picked) == max_sentences:
+            break
+        if not _says_again(words, quoted):  # a changelog line copied into two notes
+            picked.append((score, neg_rank, clean, source))
+            quoted.append(words)
+    if not picked:
+        return ""
+    # one citation per section: sentences of one section cite its first block
+    first: dict[tuple[str, str, str], ContextSource] = {}
+    for _, _, _, source in sorted(picked, key=lambda p: -p[1]):
+        first.setdefault((source.vault, source.rel_path, source.heading_path), source)
+    return " ".join(
+        _cited(
+            as_data(text).rstrip(),
+            _citation(
+                first[(source.vault, source.rel_path, source.heading_path)],
+                citation_style,
+            ),
+        )
+        for _, _, text, source in picked
+    )
+
+
 class ExtractiveLLM:
-    """Picks up to ``max_sentences`` sentences sharing the most question terms (two, or one
-    in the best-ranked source), sources ranked higher preferred."""
+    """Answers with :func:`quote_sentences`, labelled as quoted."""
 
     def __init__(self, max_sentences: int = 3) -> None:
         self._max_sentences = max_sentences
@@ -109,59 +169,10 @@ class ExtractiveLLM:
         return "extractive"
 
     def generate(self, request: GenerationRequest) -> str:
-        terms = {stem(t) for t in query_terms(request.question)}
-        # a sentence must share this many of the question's terms to count as answering it
-        needed = 1 if len(terms) <= 3 else 2
-        scored: list[tuple[float, int, str, set[str], ContextSource]] = []
-        # asked when something arrived, a note is framed as the answer only by being a release
-        when = asks_when_released(request.question)
-        for rank, source in enumerate(request.sources):
-            framing = (
-                _framing(source)
-                if not when or is_release_note(source.rel_path, source.title)
-                else set()
-            )
-            for sentence in statements(source.text):
-                clean = _quotable(sentence)
-                if not clean:
-                    continue
-                words = {stem(w) for w in query_terms(clean)}
-                overlap = len(terms & words)
-                # the note's title and section frame the sentence ("default: `yy.MM.dd`"
-                # under "tasks > date format"), worth less than its own words
-                framed = FRAME_SHARE * len((terms & framing) - words)
-                # retrieval ranked the first source best: one shared term is enough there
-                if overlap >= (1 if rank == 0 else needed) or (
-                    overlap and overlap + framed >= needed
-                ):
-                    score = (overlap + framed) / (1 + 0.02 * len(words)) + RANK_PRIOR / (1 + rank)
-                    scored.append((score, -rank, clean, words, source))
-        scored.sort(key=lambda s: (s[0], s[1]), reverse=True)
-        picked: list[tuple[float, int, str, ContextSource]] = []
-        quoted: list[set[str]] = []
-        for score, neg_rank, clean, words, source in scored:
-            if len(picked) == self._max_sentences:
-                break
-            if not _says_again(words, quoted):  # a changelog line copied into two notes
-                picked.append((score, neg_rank, clean, source))
-                quoted.append(words)
-        if not picked:
-            return FALLBACK_ANSWER
-        # one citation per section: sentences of one section cite its first block
-        first: dict[tuple[str, str, str], ContextSource] = {}
-        for _, _, _, source in sorted(picked, key=lambda p: -p[1]):
-            first.setdefault((source.vault, source.rel_path, source.heading_path), source)
-        body = " ".join(
-            _cited(
-                as_data(text).rstrip(),
-                _citation(
-                    first[(source.vault, source.rel_path, source.heading_path)],
-                    request.citation_style,
-                ),
-            )
-            for _, _, text, source in picked
+        body = quote_sentences(
+            request.question, request.sources, request.citation_style, self._max_sentences
         )
-        return f"{LABEL}\n{body}"
+        return f"{LABEL}\n{body}" if body else FALLBACK_ANSWER
 
     def stream(self, request: GenerationRequest) -> Iterator[str]:
         text = self.generate(request)
