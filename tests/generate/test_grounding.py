@@ -691,3 +691,30 @@ def test_a_phrase_about_the_context_inside_a_claim_is_dropped_and_the_claim_kept
     where = "This is mentioned in the context under the Launch section [N1]."
     said = split_claims(where)[0]
     assert _without_context_lead_in(said).text == said.text
+
+
+@pytest.mark.parametrize(
+    ("second", "cited"),
+    [
+        # the second note says one more word of the claim: the best-ranked one is cited
+        ("Foam is published to the VS Code Marketplace and to OpenVSX today.", "N1"),
+        # the first note holds only a little of it: the one that says it is cited
+        ("Each release of Foam is published to the VS Code Marketplace and OpenVSX.", "N2"),
+    ],
+)
+def test_an_uncited_claim_takes_the_best_ranked_source_that_holds_it_about_as_well(
+    second: str, cited: str
+) -> None:
+    first = (
+        "Releases are published to the VS Code Marketplace and OpenVSX."
+        if cited == "N1"
+        else "Releases are announced on Discord."
+    )
+    sources = (
+        ContextSource("N1", "notes", "releasing.md", "# Releasing", first),
+        ContextSource("N2", "notes", "install.md", "# Install", second),
+    )
+    grounding = Grounder().ground(
+        "Each release of Foam is published to the VS Code Marketplace and OpenVSX.", sources
+    )
+    assert grounding.cited == (cited,)
