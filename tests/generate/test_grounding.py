@@ -718,3 +718,35 @@ def test_an_uncited_claim_takes_the_best_ranked_source_that_holds_it_about_as_we
         "Each release of Foam is published to the VS Code Marketplace and OpenVSX.", sources
     )
     assert grounding.cited == (cited,)
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "kept"),
+    [
+        # a verdict that only says the question again: a line denying it shares its words
+        ("Can a storm delay the launch?", "Yes, a storm can delay the launch [N2].", ""),
+        ("Can a storm delay the launch?", "No, a storm can't delay the launch [N2].", ""),
+        # the verdict with what the notes say after it: the verdict goes, the fact stays
+        (
+            "Can a storm delay the launch?",
+            "Yes, a storm can delay the launch [N2]. It could delay it by a week [N2].",
+            "It could delay it by a week [N2].",
+        ),
+        # a verdict that says more than the question is checked as any claim is
+        (
+            "Is the launch in Lisbon?",
+            "Yes, the launch is on March 14 at the Lisbon office [N1].",
+            "Yes, the launch is on March 14 at the Lisbon office [N1].",
+        ),
+        # not a yes/no question: the same words are a claim a line can check
+        (
+            "What could delay the launch?",
+            "A storm could delay the launch [N2].",
+            "A storm could delay the launch [N2].",
+        ),
+    ],
+)
+def test_a_yes_or_no_that_only_restates_the_question_is_not_a_supported_claim(
+    question: str, answer: str, kept: str
+) -> None:
+    assert Grounder().ground(answer, SOURCES, question).text == kept

@@ -19,6 +19,10 @@ A claim is:
 - ``unsupported`` otherwise: it is removed from the answer, unless it holds no content
   term of its own (a lead-in such as "Here is what the notes say:").
 
+A claim that answers a yes/no question with "Yes" or "No" and says nothing the question
+did not ("Yes, Foam shows canvas boards.") is ``unsupported`` as well: a line that says so
+and a line that says the opposite share the same words, so no line can check it.
+
 A claim whose content is only its marker ("The version is [N3].") is repaired with the
 supporting line of the cited source (and, for a question about a release, with the title of
 the release note it points to: "The release is 0.33: ..."). Each supported claim keeps its
@@ -40,6 +44,7 @@ from notecite.generate.base import ContextSource
 from notecite.generate.dates import find_dates
 from notecite.generate.markup import is_fence, is_markup_or_link, split_outside_code, unwrap
 from notecite.generate.prompts import shown_paths
+from notecite.generate.reading import asks_yes_or_no
 from notecite.retrieve.releases import asks_when_released, is_release_note
 from notecite.retrieve.terms import STOPWORDS, stem
 
@@ -84,6 +89,8 @@ _WHERE_IT_IS = re.compile(
     r"contained|included|discussed|outlined|detailed|presented|specified|noted)\b",
     re.IGNORECASE,
 )
+# "Yes, ..." / "No ..." opening a claim: a verdict on a yes/no question
+_VERDICT = re.compile(r"(?:yes|no)\b", re.IGNORECASE)
 # "the context", "the provided context", "this context above": the prompt, as a model says it
 _THE_CONTEXT = (
     r"(?:the|this)\s+(?:given\s+|provided\s+|above\s+)?context(?:\s+(?:provided|given|above))?"
@@ -582,6 +589,7 @@ class Grounder:
         lines = {s.cid: own[s.cid] + _introduced(s) for s in sources}
         claims = split_claims(release_markers(paths_as_markers(answer, sources), sources, question))
         question_terms = set(content_terms(question))
+        verdicts = asks_yes_or_no(question)  # "Yes, X does Y" only restates it
         cosines = self._cosines(claims, lines)
         # a line is read under its note's title and section ("0.47" > "Highlights")
         # (and the date in its file name: a daily note 2024-01-15.md, a dated release note)
@@ -605,6 +613,9 @@ class Grounder:
                 continue
             if _points_only(claim) or not every:
                 grounded.append(self._no_content(claim, by_cid, lines, question))
+                continue
+            if verdicts and _VERDICT.match(claim.body) and set(every) <= question_terms:
+                grounded.append(GroundedClaim(claim, "unsupported"))  # no line can check it
                 continue
             terms = {t: w for t, w in every.items() if t not in question_terms} or every
             best: dict[str, SupportLine] = {}
