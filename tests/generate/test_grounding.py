@@ -732,6 +732,12 @@ def test_an_uncited_claim_takes_the_best_ranked_source_that_holds_it_about_as_we
             "Yes, a storm can delay the launch [N2]. It could delay it by a week [N2].",
             "It could delay it by a week [N2].",
         ),
+        # a bare verdict is no more checkable
+        (
+            "Can a storm delay the launch?",
+            "Yes. It could delay it by a week [N2].",
+            "It could delay it by a week [N2].",
+        ),
         # a verdict that says more than the question is checked as any claim is
         (
             "Is the launch in Lisbon?",

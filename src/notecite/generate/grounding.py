@@ -611,11 +611,11 @@ class Grounder:
             if _ABOUT_THE_CONTEXT.search(claim.body) or _WHERE_IT_IS.match(claim.content):
                 grounded.append(GroundedClaim(claim, "unsupported"))
                 continue
-            if _points_only(claim) or not every:
-                grounded.append(self._no_content(claim, by_cid, lines, question))
-                continue
             if verdicts and _VERDICT.match(claim.body) and set(every) <= question_terms:
                 grounded.append(GroundedClaim(claim, "unsupported"))  # no line can check it
+                continue
+            if _points_only(claim) or not every:
+                grounded.append(self._no_content(claim, by_cid, lines, question))
                 continue
             terms = {t: w for t, w in every.items() if t not in question_terms} or every
             best: dict[str, SupportLine] = {}
