@@ -22,6 +22,7 @@ QA_DEV_SETS = tuple(
         "vaults-dev4.jsonl",
         "vaults-dev5.jsonl",
         "vaults-dev6.jsonl",
+        "vaults-dev7.jsonl",
     )
 )
 

@@ -249,6 +249,11 @@ def test_a_name_the_asker_gives_their_own_note_is_not_searched_for(
             "Can a note like apollo.budget.q3 show the Apollo budget?",
             "Can a note like  show the Apollo budget?",
         ),
+        # "a name like 'Zeta Budget Notes'", in single quotes: the asker's example
+        (
+            "Can the Apollo budget go in a new note with a name like 'Zeta Budget Notes'?",
+            "Can the Apollo budget go in a new note with a name like ?",
+        ),
     ],
 )
 def test_a_name_of_the_askers_own_that_no_note_holds_is_not_searched_for(

@@ -1,4 +1,4 @@
-"""The later development question sets, bench/qa/vaults-dev2.jsonl to vaults-dev6.jsonl:
+"""The later development question sets, bench/qa/vaults-dev2.jsonl to vaults-dev7.jsonl:
 their fields, their counts, their place beside the earlier sets (all dev, nothing shared
 with them), and every item checked against the shared vault it asks about."""
 
@@ -47,7 +47,7 @@ def _counts(per_kind: dict[str, tuple[int, int]]) -> dict[tuple[str, str], int]:
     }
 
 
-# vaults-dev4 to vaults-dev6, each written as a fresh set and run once before any tuning
+# vaults-dev4 to vaults-dev7, each written as a fresh set and run once before any tuning
 FRESH_SET_COUNTS = _counts(
     {
         "fact": (7, 7),
@@ -117,6 +117,20 @@ DEV_SETS = (
             "vaults-dev3.jsonl",
             "vaults-dev4.jsonl",
             "vaults-dev5.jsonl",
+        ),
+        FRESH_SET_COUNTS,
+        4,
+    ),
+    DevSet(
+        "vaults-dev7.jsonl",
+        "d7",
+        (
+            "vaults.jsonl",
+            "vaults-dev2.jsonl",
+            "vaults-dev3.jsonl",
+            "vaults-dev4.jsonl",
+            "vaults-dev5.jsonl",
+            "vaults-dev6.jsonl",
         ),
         FRESH_SET_COUNTS,
         4,

@@ -163,6 +163,14 @@ def test_a_name_the_asker_gives_their_own_note_is_not_a_salient_term(
         ),
         ("I have notes named like dendron.foo. Can I rename them all?", ["dendron.foo"]),
         ("Can tags such as #todo/urgent be nested?", ["#todo/urgent"]),
+        # in single quotes too, and an example of a name or a title the asker has
+        (
+            "My hook returns a name like 'Weekly Review Notes'. Is it kept as it is?",
+            ["'Weekly Review Notes'"],
+        ),
+        ("Can a title such as \u2018Q3 plan\u2019 hold a colon?", ["\u2018Q3 plan\u2019"]),
+        # an apostrophe is no quote
+        ("Does the user's note keep its title like that's?", []),
         # a product after "like" stays: whether it exists is what a near miss asks
         ("Can I import notes from an app like Logseq?", []),
         ("Does it work with a plugin like dataview-v2?", []),

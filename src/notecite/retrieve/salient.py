@@ -31,7 +31,10 @@ _LINK = re.compile(r"!?\[\[[^\]\n]*\]\]|\]\([^)\s]*\)")
 # `phoenix`", "a folder named Archive2024", "a new note titled Launch Plan", "rename #todo to
 # #someday"): theirs to choose, so the notes need not hold it. (A "plugin called Dataview"
 # stays a name the notes must hold: whether it exists is what a near miss asks.)
-_SPELLED_NAME = r"`[^`\n]+`|[\"\u201c][^\"\u201d\n]+[\"\u201d]|\[\[[^\]\n]+\]\]|[#@][\w./:+-]+"
+_SPELLED_NAME = (
+    r"`[^`\n]+`|[\"\u201c][^\"\u201d\n]+[\"\u201d]|(?<!\w)['\u2018][^'\u2019\n]{2,60}['\u2019](?!\w)"
+    r"|\[\[[^\]\n]+\]\]|[#@][\w./:+-]+"
+)
 _NAME = rf"{_SPELLED_NAME}|[^\W_][\w./:+-]*(?:\s+[A-Z][\w./:+-]*)*"
 # after "rename ... to", only what is written as a name: "rename it to match the title" is
 # no name, "rename it to Archive-2024" or "to `old/notes`" is
@@ -39,7 +42,7 @@ _NAME_LIKE = rf"{_SPELLED_NAME}|[A-Z][\w./:+-]*(?:\s+[A-Z][\w./:+-]*)*|\w*[\d._/
 _THINGS = (
     r"(?i:notes?|files?|folders?|director(?:y|ies)|sub-?folders?|tags?|pages?|templates?|"
     r"sections?|headings?|workspaces?|vaults?|journals?|hierarch(?:y|ies)|schemas?|"
-    r"aliases|alias|snippets?|views?|documents?)"
+    r"aliases|alias|snippets?|views?|documents?|names?|titles?)"
 )
 _OWN_NAME = re.compile(
     rf"\b{_THINGS}\s+(?i:called|named|titled|entitled)\s+({_NAME})"

@@ -551,7 +551,7 @@ class RetrievalStage:
         vaults holds: the asker's own, not the product's ("a file `settings.json`")."""
         if not names:
             return []
-        bare = {name: name.strip('`"\u201c\u201d[]') for name in names}
+        bare = {name: name.strip("`\"'\u201c\u201d\u2018\u2019[]") for name in names}
         flt = SearchFilter(vault_ids=tuple(v.id for v in self._vaults))
         try:
             held = self._mentioned([b for b in bare.values() if b], flt, variants)
