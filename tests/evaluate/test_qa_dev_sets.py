@@ -28,7 +28,6 @@ class DevSet:
 
     name: str  # the file in bench/qa
     tag: str  # its ids: <vault>-<kind>-<tag>-<nn>
-    earlier: tuple[str, ...]  # the sets written before it
     counts: dict[tuple[str, str], int]  # (kind, vault) -> questions
     shared_off_topic: int  # off-topic questions that share a word with the vaults
 
@@ -63,7 +62,6 @@ DEV_SETS = (
     DevSet(
         "vaults-dev2.jsonl",
         "d2",
-        ("vaults.jsonl",),
         _counts(
             {
                 "fact": (8, 8),
@@ -80,7 +78,6 @@ DEV_SETS = (
     DevSet(
         "vaults-dev3.jsonl",
         "d3",
-        ("vaults.jsonl", "vaults-dev2.jsonl"),
         _counts(
             {
                 "fact": (8, 8),
@@ -97,46 +94,36 @@ DEV_SETS = (
     DevSet(
         "vaults-dev4.jsonl",
         "d4",
-        ("vaults.jsonl", "vaults-dev2.jsonl", "vaults-dev3.jsonl"),
         FRESH_SET_COUNTS,
         4,
     ),
     DevSet(
         "vaults-dev5.jsonl",
         "d5",
-        ("vaults.jsonl", "vaults-dev2.jsonl", "vaults-dev3.jsonl", "vaults-dev4.jsonl"),
         FRESH_SET_COUNTS,
         4,
     ),
     DevSet(
         "vaults-dev6.jsonl",
         "d6",
-        (
-            "vaults.jsonl",
-            "vaults-dev2.jsonl",
-            "vaults-dev3.jsonl",
-            "vaults-dev4.jsonl",
-            "vaults-dev5.jsonl",
-        ),
         FRESH_SET_COUNTS,
         4,
     ),
     DevSet(
         "vaults-dev7.jsonl",
         "d7",
-        (
-            "vaults.jsonl",
-            "vaults-dev2.jsonl",
-            "vaults-dev3.jsonl",
-            "vaults-dev4.jsonl",
-            "vaults-dev5.jsonl",
-            "vaults-dev6.jsonl",
-        ),
         FRESH_SET_COUNTS,
         4,
     ),
 )
 BY_NAME = pytest.mark.parametrize("dev", DEV_SETS, ids=lambda d: d.name)
+# the first set, then the later ones in the order they were written
+WRITTEN = ("vaults.jsonl", *(d.name for d in DEV_SETS))
+
+
+def _earlier(dev: DevSet) -> tuple[str, ...]:
+    """The sets written before ``dev``."""
+    return WRITTEN[: WRITTEN.index(dev.name)]
 
 
 def _question_key(text: str) -> str:
@@ -168,7 +155,7 @@ def test_a_later_dev_set_is_well_formed_and_all_dev(dev: DevSet) -> None:
 @BY_NAME
 def test_a_later_dev_set_shares_no_id_or_question_with_the_earlier_sets(dev: DevSet) -> None:
     items = load_qa(dev.items_path)
-    earlier = [i for name in dev.earlier for i in load_qa(QA_DIR / name)]
+    earlier = [i for name in _earlier(dev) for i in load_qa(QA_DIR / name)]
     assert {i.id for i in items}.isdisjoint({i.id for i in earlier})
     earlier_questions = {_question_key(i.question) for i in earlier}
     assert [i.id for i in items if _question_key(i.question) in earlier_questions] == []
