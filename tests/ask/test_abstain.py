@@ -429,6 +429,22 @@ def test_a_model_that_finds_the_answer_in_the_notes_goes_on_to_write_it(
     assert response.debug.reading == 0.8
 
 
+@pytest.mark.parametrize(("yes", "quoted"), [(0.8, True), (0.2, False)])
+def test_quoted_lines_are_put_to_the_reading_check_as_a_written_answer_is(
+    make_engine: MakeEngine, yes: float, quoted: bool
+) -> None:
+    llm = ScriptedLLM("The launch is next spring, in the big hall.", yes=yes)
+    engine = make_engine(llm=llm, ask={"reading_threshold": 0.5})
+
+    response = engine.ask(AskRequest(question=APOLLO))
+
+    assert len(llm.yes_calls) == 1
+    assert response.answer.startswith(QUOTED_LABEL) is quoted
+    assert response.abstained is not quoted
+    if not quoted:
+        assert response.answer == NOT_ANSWERED
+
+
 def test_the_reading_check_can_be_turned_off(make_engine: MakeEngine) -> None:
     llm = ScriptedLLM("The Apollo launch is on March 14 [N1].", yes=0.0)
     engine = make_engine(llm=llm, ask={"reading_check": False})
