@@ -161,6 +161,15 @@ def test_labels_block_ids_and_repeated_lines_are_not_quoted_twice() -> None:
     assert "The search bar finds titles and contents [N2]." in answer  # no "^search-bar"
 
 
+def test_a_task_lists_boxes_are_not_quoted() -> None:
+    source = ContextSource(
+        "N1", "notes", "todo.md", "# Todo", "- [ ] check out the Apollo launch checklist\n"
+    )
+    answer = _answer("Where is the Apollo launch checklist?", source)
+    assert "check out the Apollo launch checklist [N1]." in answer
+    assert "[ ]" not in answer
+
+
 def test_a_code_span_is_never_cut_at_its_question_mark() -> None:
     source = ContextSource(
         "N1",

@@ -21,6 +21,8 @@ _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 _IMAGE = re.compile(r"!\[[^\]]*\]\([^)]*\)")
 # a block id ("... in calendar form. ^calendar-view") is a link target, not words
 _BLOCK_ID = re.compile(r"\s\^[\w-]+$")
+# a task list's box ("- [ ] check out the repo", "- [x] done"): a mark, not words
+_TASK_BOX = re.compile(r"^\[[ xX]\]\s+")
 # fewer words than this is a label or an identifier ("duplicateNoteBehavior"), not a statement
 MIN_WORDS = 3
 # a sentence sharing this share of its terms with one already quoted says nothing new
@@ -67,9 +69,9 @@ def statements(text: str) -> list[str]:
 
 
 def _quotable(sentence: str) -> str:
-    """``sentence`` as it can be quoted: no image, bullet or block id; "" when what is left
-    is markup, a bare link or too few words to say anything."""
-    clean = _IMAGE.sub("", sentence).strip().lstrip("-*>").strip()
+    """``sentence`` as it can be quoted: no image, bullet, task box or block id; "" when what
+    is left is markup, a bare link or too few words to say anything."""
+    clean = _TASK_BOX.sub("", _IMAGE.sub("", sentence).strip().lstrip("-*>").strip())
     clean = _BLOCK_ID.sub("", clean).rstrip()
     if len(clean) <= 12 or is_markup_or_link(clean) or len(clean.split()) < MIN_WORDS:
         return ""
