@@ -28,6 +28,7 @@ from notecite.generate.base import (
 )
 from notecite.generate.citations import (
     FALLBACK_ANSWER,
+    ValidatedAnswer,
     acknowledges_gap,
     as_said_of_the_notes,
     validate_citations,
@@ -314,17 +315,9 @@ def _checked_answer(
             context_tokens=context_tokens,
         )
     elapsed = (time.perf_counter() - started) * 1000
-    # Both citation styles are checked as [Nk] markers; file_section ones are written back.
-    validated = validate_citations(raw, sources, "numbered")
+    validated, text, cited, grounding = _checked_claims(raw, sources, question, settings)
     if validated.invalid:
         logger.warning("removed %d citation(s) matching no source", len(validated.invalid))
-    text, cited = validated.text, validated.cited
-    grounding = None
-    if settings.grounded and settings.grounder is not None and sources:
-        # Also when the model cited nothing: small models often drop the markers, and a
-        # claim that a line of the sources supports gets that source's citation.
-        grounding = settings.grounder.ground(text, sources, question)
-        text, cited = grounding.text, grounding.cited
     outcome: Outcome = "answered"
     if settings.grounded and not cited:
         if acknowledges_gap(validated.text):
@@ -371,6 +364,22 @@ def _checked_answer(
     )
 
 
+def _checked_claims(
+    written: str, sources: Sequence[ContextSource], question: str, settings: AnswerSettings
+) -> tuple[ValidatedAnswer, str, tuple[str, ...], Grounding | None]:
+    """``written`` with its citations validated against ``sources`` and, for a grounded
+    answer, each claim grounded: the validation, the text and source ids it leaves, and the
+    grounding (None when not grounded)."""
+    # Both citation styles are checked as [Nk] markers; file_section ones are written back.
+    validated = validate_citations(written, sources, "numbered")
+    if not (settings.grounded and settings.grounder is not None and sources):
+        return validated, validated.text, validated.cited, None
+    # Also when the model cited nothing: small models often drop the markers, and a claim
+    # that a line of the sources supports gets that source's citation.
+    grounding = settings.grounder.ground(validated.text, sources, question)
+    return validated, grounding.text, grounding.cited, grounding
+
+
 def _quoted(
     question: str, sources: Sequence[ContextSource], settings: AnswerSettings
 ) -> tuple[str, tuple[str, ...], Grounding | None] | None:
@@ -380,11 +389,7 @@ def _quoted(
     body = quote_sentences(settings.focus or question, sources)
     if not body:
         return None
-    validated = validate_citations(body, sources, "numbered")
-    text, cited, grounding = validated.text, validated.cited, None
-    if settings.grounder is not None:
-        grounding = settings.grounder.ground(text, sources, question)
-        text, cited = grounding.text, grounding.cited
+    _, text, cited, grounding = _checked_claims(body, sources, question, settings)
     if not cited:
         return None
     return f"{QUOTED_LABEL}\n{text}", cited, grounding
