@@ -1,12 +1,13 @@
 """Shared by the scripts that look at what reaches the local model without running it
-(evidence_coverage, qa_ranking): each QA question asked through ``Engine.ask`` as
-``notecite eval qa --llm local`` asks it, with a scripted model named ``local`` (so the local
-model's context budget applies) that records its prompt and answers nothing.
+(evidence_coverage, qa_ranking, replay_answers): each QA question asked through
+``Engine.ask`` as ``notecite eval qa --llm local`` asks it, with a scripted model named
+``local`` (so the local model's context budget applies) that records its prompt and answers
+nothing, or what a ``script`` gives it for the question.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from notecite import Engine
@@ -25,19 +26,30 @@ class Recorded:
     item: QaItem
     response: AskResponse
     prompt: str
+    read: bool = False
+    """Was the model asked the reading check's yes/no question?"""
 
 
-def recorded_asks(settings: Settings, items: Sequence[QaItem]) -> Iterator[Recorded]:
+Script = Callable[[QaItem, ScriptedLLM], None]
+"""Sets what the scripted model answers (``answers``, ``yes``) before a question is asked."""
+
+
+def recorded_asks(
+    settings: Settings, items: Sequence[QaItem], script: Script | None = None
+) -> Iterator[Recorded]:
     """Each of ``items`` asked on its vault's eval index under ``settings``' home, vault by
     vault."""
     for vault in sorted({i.vault for i in items if i.vault}):
         llm = ScriptedLLM("I don't know.", name="local", model_id="recorder")
         with Engine(eval_settings(settings, f"qa-{vault}"), llm=llm) as engine:
             for item in (i for i in items if i.vault == vault):
-                asked_before = len(llm.answer_calls)
+                if script is not None:
+                    script(item, llm)
+                asked_before, read_before = len(llm.answer_calls), len(llm.yes_calls)
                 request = AskRequest(
                     question=item.question, vaults=[vault], folders=[*item.folders], debug=True
                 )
                 response = engine.ask(request)
                 calls = llm.answer_calls[asked_before:]
-                yield Recorded(item, response, calls[0].messages[-1].content if calls else "")
+                prompt = calls[0].messages[-1].content if calls else ""
+                yield Recorded(item, response, prompt, len(llm.yes_calls) > read_before)

@@ -35,15 +35,13 @@ from pathlib import Path
 from typing import Any
 
 from _measure import QA_DEV_SETS
-from notecite import Engine
+from _recorded import recorded_asks
 from notecite.config import load_settings
-from notecite.evaluate.beir import eval_settings
 from notecite.evaluate.qa import outcome_of
 from notecite.evaluate.qa_data import QaItem, load_qa
 from notecite.evaluate.qa_metrics import QaOutcome, QaReport, score_qa
 from notecite.generate.prompts import echoes_hint
 from notecite.generate.reading import NOT_ANSWERED
-from notecite.schemas.ask import AskRequest
 from notecite.testing import ScriptedLLM
 
 QA_DIR = Path(__file__).resolve().parent / "qa"
@@ -92,30 +90,21 @@ def replay(
     home: Path, items: Sequence[QaItem], records: dict[str, dict[str, Any]]
 ) -> list[Replayed]:
     """Each of ``items`` asked with its recorded raw answer, vault by vault."""
+
+    def script(item: QaItem, llm: ScriptedLLM) -> None:
+        record = records[item.id]
+        llm.answers[:] = _attempts(record.get("raw") or "")
+        llm.yes = 0.0 if record.get("answer", "") == NOT_ANSWERED else 1.0
+
     done: list[Replayed] = []
-    settings = load_settings(home=home)
-    for vault in sorted({i.vault for i in items if i.vault}):
-        llm = ScriptedLLM("", name="local", model_id="replay")
-        with Engine(eval_settings(settings, f"qa-{vault}"), llm=llm) as engine:
-            for item in (i for i in items if i.vault == vault):
-                record = records[item.id]
-                raw = record.get("raw") or ""
-                refused = record.get("answer", "") == NOT_ANSWERED
-                read_then = record.get("reading_checked", _read_in(record))
-                llm.answers = _attempts(raw)
-                llm.yes = 0.0 if refused else 1.0
-                asked, read = len(llm.answer_calls), len(llm.yes_calls)
-                request = AskRequest(
-                    question=item.question, vaults=[vault], folders=[*item.folders], debug=True
-                )
-                response = engine.ask(request)
-                outcome = outcome_of(response)
-                reached = len(llm.answer_calls) > asked
-                needs_model = reached and not raw
-                if needs_model:
-                    outcome = QaOutcome(outcome.retrieved_files, (), "", True, 0.0)
-                read_now = len(llm.yes_calls) > read and not read_then
-                done.append(Replayed(item, outcome, needs_model, read_now))
+    for asked in recorded_asks(load_settings(home=home), items, script):
+        record = records[asked.item.id]
+        outcome = outcome_of(asked.response)
+        needs_model = bool(asked.prompt) and not record.get("raw")
+        if needs_model:
+            outcome = QaOutcome(outcome.retrieved_files, (), "", True, 0.0)
+        read_then = record.get("reading_checked", _read_in(record))
+        done.append(Replayed(asked.item, outcome, needs_model, asked.read and not read_then))
     return done
 
 
