@@ -80,6 +80,8 @@ class Outcome:
     timings_ms: dict[str, float] = field(default_factory=dict)
     answer: str = ""
     raw: str = ""  # what the model wrote, before its claims were checked
+    answerability: float | None = None  # the gate's P(answerable)
+    reading: float | None = None  # the reading check's P(yes), when it ran
 
 
 def note_name(title: str) -> str:
@@ -182,6 +184,8 @@ def judge(q: Question, response: AskResponse) -> Outcome:
         timings_ms=debug.timings_ms.model_dump(),
         answer=response.answer,
         raw=debug.raw_answer or "",
+        answerability=debug.answerability,
+        reading=debug.reading,
     )
 
 

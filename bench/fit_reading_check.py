@@ -16,8 +16,10 @@ are that prompt (without the absent-terms hint, as the product sends it) with
 Questions answered yes or no are not checked (``asks_yes_or_no``) and are counted apart.
 Each weighed question's P(yes) and the gate's P(answerable) are logged to ``--out``.
 For each threshold: SQuAD unanswerable refused, SQuAD answerable kept, vault answerable
-refused; with ``--records`` (the JSON lines of ``notecite eval qa --out``), how many of the
-refused vault answers held the key fact or cited a gold note in that run.
+refused; with ``--records`` (the JSON lines of ``notecite eval qa --out``, or
+``bench/records/local-dev.jsonl``), how many of the refused vault answers held the key fact
+or cited a gold note in that run, and how many of the model's raw answers held the key fact
+(a run with the check on refused some of them: its final answer holds nothing).
 
     python bench/fit_reading_check.py --home /tmp/qa-scratch/home --records RUN.jsonl ...
 """
@@ -44,6 +46,7 @@ from notecite.config import (
 )
 from notecite.evaluate.beir import eval_settings
 from notecite.evaluate.qa_data import load_qa
+from notecite.evaluate.qa_metrics import holds
 from notecite.generate.base import ChatMessage
 from notecite.generate.local import LocalLLM
 from notecite.generate.prompts import ABSENT_HINT
@@ -185,19 +188,21 @@ def main() -> None:
         f"AUC, SQuAD answerable vs unanswerable: "
         f"{auc([scores[q] for q in sq_a], [scores[q] for q in sq_u]):.3f}"
     )
+    musts = {item.id: item.must_contain for path in QA_DEV_SETS for item in load_qa(path)}
     print(
         "| threshold | SQuAD unanswerable refused | SQuAD answerable kept | vault answerable "
-        "refused | of them: key fact / gold cited in --records |"
+        "refused | of them: key fact / gold cited in --records | key fact in its raw answer |"
     )
-    print("| --- | --- | --- | --- | --- |")
+    print("| --- | --- | --- | --- | --- | --- |")
     for threshold in THRESHOLDS:
         refused = [q for q in vault if scores[q] < threshold]
         right = sum(bool(records.get(q, {}).get("must_contain")) for q in refused)
         cited = sum(bool(records.get(q, {}).get("gold_cited")) for q in refused)
+        raw = sum(holds(records.get(q, {}).get("raw") or "", musts[q]) for q in refused)
         print(
             f"| {threshold:.2f} | {sum(scores[q] < threshold for q in sq_u)} of {len(sq_u)} | "
             f"{sum(scores[q] >= threshold for q in sq_a)} of {len(sq_a)} | {len(refused)} of "
-            f"{len(vault)} | {right} / {cited} |"
+            f"{len(vault)} | {right} / {cited} | {raw} |"
         )
 
 

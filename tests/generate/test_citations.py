@@ -44,6 +44,21 @@ def test_a_grouped_citation_keeps_only_its_valid_ids() -> None:
     assert result.invalid == ("N7",)
 
 
+def test_code_keeps_its_indent_where_a_removed_citation_leaves_spaces() -> None:
+    answer = (
+        "Add this to `dendron.yml` [N9]:\n```yaml\ncommands:\n  insertNoteLink:\n"
+        '    aliasMode:  "title"\n```\n[N1]\nThen  reload it .'
+    )
+    result = validate_citations(answer, SOURCES, "numbered")
+    assert result.text == (
+        "Add this to `dendron.yml`:\n```yaml\ncommands:\n  insertNoteLink:\n"
+        '    aliasMode:  "title"\n```\n[N1]\nThen reload it.'
+    )
+    # a block written without fences keeps its indent too (grounding fences it later)
+    bare = validate_citations('Use:\n{\n  "key": "alt+f"\n}', SOURCES, "numbered")
+    assert bare.text == 'Use:\n{\n  "key": "alt+f"\n}'
+
+
 def test_an_answer_citing_nothing_valid_cites_nothing() -> None:
     result = validate_citations("Made up [N0] [N12].", SOURCES, "numbered")
     assert result.text == "Made up."

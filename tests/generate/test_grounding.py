@@ -268,6 +268,32 @@ def test_a_code_span_is_found_on_a_code_block_line() -> None:
     assert claim.status == "unsupported"
 
 
+def test_a_json_block_written_without_fences_is_one_code_claim() -> None:
+    commands = ContextSource(
+        "N1",
+        "foam",
+        "user/features/commands.md",
+        "# Commands > ## foam-vscode.open-resource",
+        'Open a note by its title with a key binding:\n```json\n{\n  "key": "alt+f",\n'
+        '  "args": { "title": "Weekly*" }\n}\n```',
+        line_start=1,
+    )
+    answer = (
+        'Add this key binding:\n{\n  "key": "alt+f",\n  "args": { "title": "Weekly*" }\n}\n'
+        "It opens the note by its title [N1]."
+    )
+    claims = split_claims(answer)
+    assert [c.is_code for c in claims] == [False, True, False]
+    assert claims[1].text == ('```\n{\n  "key": "alt+f",\n  "args": { "title": "Weekly*" }\n}\n```')
+    grounded = Grounder().ground(answer, (commands,), "How do I open my weekly note by key?")
+    assert grounded.text == (
+        'Add this key binding:\n```\n{\n  "key": "alt+f",\n'
+        '  "args": { "title": "Weekly*" }\n}\n```\n[N1]\nIt opens the note by its title [N1].'
+    )
+    # braces in prose, or brackets that never close, are no block
+    assert not any(c.is_code for c in split_claims("Use {title} here [N1].\n{\nnot closed"))
+
+
 @pytest.mark.parametrize("fenced", [True, False])
 def test_a_claim_that_flattens_a_block_is_read_against_the_line_introducing_it(
     fenced: bool,

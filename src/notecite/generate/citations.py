@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 from notecite.generate.base import ContextSource
+from notecite.generate.markup import is_fence
 from notecite.generate.prompts import TOP_OF_NOTE
 
 _NUMBERED = re.compile(r"\[\s*(N\d+(?:\s*[,;]\s*N\d+)*)\s*\]")
@@ -91,9 +92,24 @@ def _match_file_section(
     return None
 
 
+def _tidy_prose(text: str) -> str:
+    text = re.sub(r"(?<=\S)[ \t]+([.,;:!?])", r"\1", text)
+    return re.sub(r"(?<=\S)[ \t]{2,}", " ", text)  # a line's indent stays (bare code)
+
+
 def _tidy(text: str) -> str:
-    text = re.sub(r"[ \t]+([.,;:!?])", r"\1", text)
-    return re.sub(r"[ \t]{2,}", " ", text).strip()
+    """``text`` without the spaces a removed citation left ("x [N9]." -> "x."); each line
+    keeps its indent, and the lines of a fenced code block all their spaces (they are
+    code, fenced or not: grounding fences a JSON block written bare)."""
+    lines: list[str] = []
+    fenced = False
+    for line in text.split("\n"):
+        if is_fence(line.strip()):
+            fenced = not fenced
+            lines.append(line)
+        else:
+            lines.append(line if fenced else _tidy_prose(line))
+    return "\n".join(lines).strip()
 
 
 def validate_citations(

@@ -363,14 +363,58 @@ def _opens_code_block(text: str) -> bool:
     return is_fence(text.lstrip().split("\n", 1)[0])
 
 
+# A line that opens a JSON object or array the model wrote without fences ("{", '[{',
+# '{ "key": "alt+f",'): the context shows a code block's lines without their fences, and the
+# small model copies them so.
+_OPENS_JSON = re.compile(r"^[{\[]\s*(?:$|[{\[\"])")
+_JSON_LINES = 40  # the longest unfenced block read as one
+
+
+def _json_end(lines: Sequence[str], start: int) -> int | None:
+    """The index of the line that closes the JSON block opened at ``lines[start]`` (its
+    brackets balance there), or None when they never do within :data:`_JSON_LINES` lines or
+    a blank line comes first."""
+    depth = 0
+    for index in range(start, min(len(lines), start + _JSON_LINES)):
+        text = re.sub(r'"(?:[^"\\]|\\.)*"', '""', lines[index].strip())  # brackets in strings
+        if not text:
+            return None
+        depth += text.count("{") + text.count("[") - text.count("}") - text.count("]")
+        if depth <= 0:
+            return index if index > start else None
+    return None
+
+
+def _fence_bare_json(answer: str) -> str:
+    """``answer`` with each JSON block it wrote without fences put between fences, so that
+    it is one claim, shown as code, and not a line of prose per key."""
+    lines = answer.split("\n")
+    out: list[str] = []
+    fenced = False
+    index = 0
+    while index < len(lines):
+        line = lines[index]
+        if is_fence(line.strip()):
+            fenced = not fenced
+        end = None if fenced else _json_end(lines, index)
+        if end is None or not _OPENS_JSON.match(line.strip()):
+            out.append(line)
+            index += 1
+            continue
+        out.extend(["```", *lines[index : end + 1], "```"])
+        index = end + 1
+    return "\n".join(out)
+
+
 def _segments(answer: str) -> list[tuple[bool, str]]:
     """``answer`` as prose and fenced code blocks, in order: (is it code, its text). A block
-    runs from its opening fence to the closing one (or the end of the answer)."""
+    runs from its opening fence to the closing one (or the end of the answer); a JSON block
+    written without fences is read as fenced (:func:`_fence_bare_json`)."""
     segments: list[tuple[bool, str]] = []
     prose: list[str] = []
     code: list[str] = []
     fence = ""
-    for line in answer.split("\n"):
+    for line in _fence_bare_json(answer).split("\n"):
         stripped = line.strip()
         if fence:
             code.append(line)
