@@ -312,6 +312,27 @@ def test_a_name_the_notes_do_mention_is_answered(make_engine: MakeEngine) -> Non
     assert response.debug.missing_terms == []
 
 
+def test_a_name_the_notes_write_as_its_adjective_is_mentioned(
+    make_engine: MakeEngine, tmp_path: Path
+) -> None:
+    """ "the Canadian office" over a note that says "Canada": the notes mention it."""
+    vault = tmp_path / "offices"
+    vault.mkdir()
+    (vault / "offices.md").write_text(
+        "# Offices\n\nThe Canada office in Toronto opens at 8 and hosts the launch review.\n"
+    )
+    llm = ScriptedLLM("The Toronto office opens at 8 [N1].")
+    engine = make_engine(llm=llm, indexed=False, ask={"folder_ranking": False})
+    engine.add_vault("v1", vault)
+    engine.index()
+    for question in ("When does the Canadian office open?", "When does the Canada office open?"):
+        response = engine.ask(AskRequest(question=question, debug=True))
+        assert response.abstain_reason != "not_mentioned", question
+        assert response.debug is not None
+        assert response.debug.missing_terms == []
+        assert "not mention" not in llm.answer_calls[-1].messages[-1].content  # no hint
+
+
 def test_a_name_the_notes_never_mention_skips_auto_rag_and_its_model_calls(
     make_engine: MakeEngine,
 ) -> None:

@@ -59,6 +59,17 @@ def test_salient_terms(question: str, expected: list[str]) -> None:
     assert salient_terms(question) == expected
 
 
+def test_a_name_and_the_adjective_made_of_it_are_one_term() -> None:
+    assert "Canadian" in variants("Canada")
+    assert "Canada" in variants("Canadian")
+    assert "Palestinian" in variants("Palestine")
+    assert "Japan" in variants("Japanese")
+    assert "Korea" in variants("Korean")
+    assert "Italy" in variants("Italian")
+    assert "Brazilian" in variants("Brazil")
+    assert "Germ" not in variants("German")  # a stem too short to stand alone
+
+
 def test_variants_split_camel_case() -> None:
     assert variants("VSCode") == ["VSCode", "VS Code"]
     assert variants("filenameFormat") == ["filenameFormat", "filename Format"]

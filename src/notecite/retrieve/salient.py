@@ -286,7 +286,34 @@ def variants(term: str) -> list[str]:
     version = _VERSION.fullmatch(term)
     if version:  # "v0.55" may be written "0.55", and "0.55" "v0.55"
         found.append(version.group(1) if term[0] in "vV" else f"v{term}")
+    found.extend(name_forms(term))
     return list(dict.fromkeys(found))
+
+
+_NAME_ENDINGS = ("ian", "ese", "an", "n")  # Palestinian, Japanese, Korean, American
+
+
+def name_forms(term: str) -> list[str]:
+    """The name ``term`` as the adjective made of it, and the name an adjective is made of
+    ("Palestine" <-> "Palestinian", "Canada" <-> "Canadian", "Korea" <-> "Korean", "Japan"
+    <-> "Japanese", "Italy" <-> "Italian"): a question about "the Canadian office" is about
+    notes that say "Canada". Only for one capitalised word of four letters or more, in lower
+    case after its capital ("VSCode" is no such name)."""
+    if not (term.isalpha() and term[0].isupper() and term[1:].islower() and len(term) >= 4):
+        return []
+    if term[-1] in "aeiouy":  # Korea, America, Italy, Palestine, China
+        bare = term[:-1]
+        forms = [term + "n", bare + "ian", bare + "ese"]
+    else:  # Brazil, Japan
+        forms = [term + "ian", term + "ese"]
+    for ending in _NAME_ENDINGS:
+        if term.endswith(ending) and len(term) - len(ending) >= 4:
+            base = term[: -len(ending)]
+            forms.extend([base + "a", base + "e", base + "y"])
+            if len(base) >= 5:  # "Japan"; not "Germ" of "German"
+                forms.append(base)
+            break
+    return [form for form in forms if form != term]
 
 
 def not_mentioned_answer(terms: tuple[str, ...]) -> str:
