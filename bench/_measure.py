@@ -23,6 +23,7 @@ QA_DEV_SETS = tuple(
         "vaults-dev5.jsonl",
         "vaults-dev6.jsonl",
         "vaults-dev7.jsonl",
+        "vaults-dev8.jsonl",
     )
 )
 

@@ -2,7 +2,7 @@
 vault QA set, and choose its threshold there.
 
 Every dev question of the vault QA dev sets (``bench/qa/vaults.jsonl`` and
-``vaults-dev2.jsonl`` to ``vaults-dev7.jsonl``, ``_measure.QA_DEV_SETS``) is retrieved
+``vaults-dev2.jsonl`` to ``vaults-dev8.jsonl``, ``_measure.QA_DEV_SETS``) is retrieved
 exactly as ``ask`` retrieves it (the indexes of ``notecite eval qa`` under ``--home``; run
 that first), the gate's features are read, and a logistic regression (L2, Newton steps,
 standardised features) is fitted to "answerable" (fact, how-to, multi-note, time,

@@ -1,4 +1,4 @@
-"""The later development question sets, bench/qa/vaults-dev2.jsonl to vaults-dev7.jsonl:
+"""The later development question sets, bench/qa/vaults-dev2.jsonl to vaults-dev8.jsonl:
 their fields, their counts, their place beside the earlier sets (all dev, nothing shared
 with them), and every item checked against the shared vault it asks about."""
 
@@ -46,7 +46,7 @@ def _counts(per_kind: dict[str, tuple[int, int]]) -> dict[tuple[str, str], int]:
     }
 
 
-# vaults-dev4 to vaults-dev7, each written as a fresh set and run once before any tuning
+# vaults-dev4 to vaults-dev8, each written as a fresh set and run once before any tuning
 FRESH_SET_COUNTS = _counts(
     {
         "fact": (7, 7),
@@ -112,6 +112,12 @@ DEV_SETS = (
     DevSet(
         "vaults-dev7.jsonl",
         "d7",
+        FRESH_SET_COUNTS,
+        4,
+    ),
+    DevSet(
+        "vaults-dev8.jsonl",
+        "d8",
         FRESH_SET_COUNTS,
         4,
     ),
