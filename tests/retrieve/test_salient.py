@@ -70,6 +70,13 @@ def test_a_name_and_the_adjective_made_of_it_are_one_term() -> None:
     assert "Germ" not in variants("German")  # a stem too short to stand alone
 
 
+def test_a_device_and_the_system_it_runs_are_one_term() -> None:
+    assert "iOS" in variants("iPhone")
+    assert "iPhone" in variants("iOS")
+    assert "macOS" in variants("MacBook")
+    assert "iOS" not in variants("Android")
+
+
 def test_variants_split_camel_case() -> None:
     assert variants("VSCode") == ["VSCode", "VS Code"]
     assert variants("filenameFormat") == ["filenameFormat", "filename Format"]

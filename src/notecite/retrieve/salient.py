@@ -287,7 +287,22 @@ def variants(term: str) -> list[str]:
     if version:  # "v0.55" may be written "0.55", and "0.55" "v0.55"
         found.append(version.group(1) if term[0] in "vV" else f"v{term}")
     found.extend(name_forms(term))
+    found.extend(_SAME_PLATFORM.get(term.lower(), ()))
     return list(dict.fromkeys(found))
+
+
+# A device and the system it runs are one platform to a question: notes about setting
+# something up "on your iOS device" answer "Can I do it from my iPhone?".
+_PLATFORMS = (
+    ("iOS", "iPhone", "iPad", "iPadOS"),
+    ("macOS", "Mac", "MacBook", "iMac", "OS X", "Mac OS"),
+    ("watchOS", "Apple Watch"),
+)
+_SAME_PLATFORM = {
+    name.lower(): tuple(other for other in group if other != name)
+    for group in _PLATFORMS
+    for name in group
+}
 
 
 _NAME_ENDINGS = ("ian", "ese", "an", "n")  # Palestinian, Japanese, Korean, American
