@@ -292,16 +292,20 @@ def variants(term: str) -> list[str]:
 
 
 # A device and the system it runs are one platform to a question: notes about setting
-# something up "on your iOS device" answer "Can I do it from my iPhone?".
-_PLATFORMS = (
-    ("iOS", "iPhone", "iPad", "iPadOS"),
-    ("macOS", "Mac", "MacBook", "iMac", "OS X", "Mac OS"),
-    ("watchOS", "Apple Watch"),
-)
+# something up "on your iOS device" answer "Can I do it from my iPhone?". (No name of
+# three letters is a form of another: the context is searched for a form as written, and
+# "mac" is in "machine".)
 _SAME_PLATFORM = {
-    name.lower(): tuple(other for other in group if other != name)
-    for group in _PLATFORMS
-    for name in group
+    "iphone": ("iOS",),
+    "ipad": ("iPadOS", "iOS"),
+    "ios": ("iPhone", "iPad"),
+    "ipados": ("iPad", "iOS"),
+    "mac": ("macOS", "Mac OS", "OS X"),
+    "macbook": ("macOS", "Mac OS", "OS X"),
+    "imac": ("macOS", "Mac OS", "OS X"),
+    "macos": ("MacBook", "iMac", "Mac OS", "OS X"),
+    "apple watch": ("watchOS",),
+    "watchos": ("Apple Watch",),
 }
 
 
