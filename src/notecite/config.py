@@ -185,7 +185,7 @@ class AskSettings(_Section):
         "probabilities: the local one; docs/answerability.md)",
     )
     reading_threshold: float = Field(
-        default=0.55,
+        default=0.57,
         ge=0,
         le=1,
         description="the model's P(yes) under which the reading check abstains, fitted on "
