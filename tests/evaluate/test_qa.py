@@ -197,6 +197,8 @@ def test_cli_json_and_the_per_question_dump(tmp_path: Path) -> None:
     )
     assert record["wall_ms"] > 0
     assert set(record["timings_ms"]) >= {"retrieve", "generate", "total"}
+    assert "answerability" in record  # the gate's P, None where it did not run
+    assert record["reading"] is None  # the extractive provider has no reading check
 
 
 def test_cli_table(tmp_path: Path) -> None:

@@ -69,6 +69,8 @@ class QaRecord:
     error: str | None = None
     generation: dict[str, Any] = field(default_factory=dict)
     raw: str = ""
+    answerability: float | None = None  # the gate's P(answerable), when it ran
+    reading: float | None = None  # the reading check's P(yes), when it ran
 
 
 @dataclass(frozen=True)
@@ -267,6 +269,8 @@ def _ask(engine: Engine, vault: str, item: QaItem, llm: str | None) -> tuple[QaO
             else {}
         ),
         raw=response.debug.raw_answer if response.debug else "",
+        answerability=response.debug.answerability if response.debug else None,
+        reading=response.debug.reading if response.debug else None,
     )
     return outcome, record
 
