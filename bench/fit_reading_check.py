@@ -45,7 +45,7 @@ from notecite.config import (
     load_settings,
 )
 from notecite.evaluate.beir import eval_settings
-from notecite.evaluate.qa_data import load_qa
+from notecite.evaluate.qa_data import QaItem, load_qa
 from notecite.evaluate.qa_metrics import holds
 from notecite.generate.base import ChatMessage
 from notecite.generate.local import LocalLLM
@@ -79,13 +79,17 @@ def _checked(llm: ScriptedLLM, question: str) -> tuple[ChatMessage, ...] | None:
     return reading_messages((*head, ChatMessage(user.role, "\n".join(lines).rstrip())))
 
 
-def vault_questions(home: Path) -> list[Asked]:
-    items = [
+def vault_items() -> list[QaItem]:
+    """The answerable dev questions of the vault QA sets."""
+    return [
         item
         for path in QA_DEV_SETS
         for item in load_qa(path)
         if item.split == "dev" and item.answerable
     ]
+
+
+def vault_questions(home: Path, items: Sequence[QaItem]) -> list[Asked]:
     asked: list[Asked] = []
     for vault in sorted({i.vault for i in items if i.vault}):
         llm = _recorder()
@@ -150,7 +154,8 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=REPO / "bench" / "out" / "reading.jsonl")
     args = parser.parse_args()
 
-    asked = squad_questions(args.squad_n, args.seed) + vault_questions(args.home)
+    items = vault_items()
+    asked = squad_questions(args.squad_n, args.seed) + vault_questions(args.home, items)
     model = LocalLLM(GenerationSettings(threads=args.threads), args.home / "models")
     print(f"# fit_reading_check\nmachine: {machine()}\n{len(asked)} questions reached the model")
     scores: dict[str, float] = {}
@@ -188,7 +193,7 @@ def main() -> None:
         f"AUC, SQuAD answerable vs unanswerable: "
         f"{auc([scores[q] for q in sq_a], [scores[q] for q in sq_u]):.3f}"
     )
-    musts = {item.id: item.must_contain for path in QA_DEV_SETS for item in load_qa(path)}
+    musts = {item.id: item.must_contain for item in items}
     print(
         "| threshold | SQuAD unanswerable refused | SQuAD answerable kept | vault answerable "
         "refused | of them: key fact / gold cited in --records | key fact in its raw answer |"
