@@ -202,7 +202,8 @@ def main() -> None:
         f"    bias={bias:.4f},\n"
         f"    mean={tuple(round(float(m), 4) for m in mean)},\n"
         f"    scale={tuple(round(float(s), 4) for s in scale)},\n"
-        f"    threshold={best:.4f},\n)"
+        f"    threshold={best:.4f},\n"
+        "    read_threshold=...,  # bench/gate_band.py\n)"
     )
     for i in np.argsort(p):
         print(f"  {p[i]:.3f} {'A' if y[i] else '-'} {ids[i]}")

@@ -178,6 +178,14 @@ class AskSettings(_Section):
     answerability_threshold: float | None = Field(
         default=None, ge=0, le=1, description="override the gate's fitted threshold"
     )
+    answerability_read_threshold: float | None = Field(
+        default=None,
+        ge=0,
+        le=1,
+        description="override the gate's fitted threshold for questions the reading check "
+        "can decide: under the gate's threshold and at or over this, a model that weighs "
+        "yes/no is asked whether the context answers before it writes (docs/answerability.md)",
+    )
     reading_check: bool = Field(
         default=True,
         description="once it has answered, ask the model whether the context holds what the "

@@ -231,6 +231,7 @@ class AskPipeline:
                 grounder=self._grounder,
                 quote_unsupported=self._settings.quote_unsupported,
                 reading_threshold=reading_threshold(self._settings),
+                read_first=retrieved.read_first,
             ),
             on_token,
             _prompt_builder(request, (), asked) if absent else None,

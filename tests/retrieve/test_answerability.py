@@ -9,8 +9,10 @@ import numpy as np
 import pytest
 
 from notecite import Engine, load_settings
+from notecite.generate.reading import NOT_ANSWERED
 from notecite.retrieve.answerability import DEFAULT_MODEL, FEATURE_NAMES, Features
 from notecite.schemas.ask import AskRequest
+from notecite.schemas.chat import ChatRequest
 from notecite.testing import ScriptedLLM
 from tests.ask.notes import build_vaults
 
@@ -100,6 +102,107 @@ def test_the_gate_can_be_switched_off(tmp_path: Path) -> None:
         )
         assert response.debug is not None
         assert not any("answerability" in note for note in response.debug.notes)
+
+
+DOUBTED = {
+    "auto_rag": "off",
+    "folder_ranking": False,
+    "answerability_threshold": 1.0,  # every question is under the gate's threshold
+    "answerability_read_threshold": 0.0,  # and every one at or over the read threshold
+    "reading_threshold": 0.5,
+}
+
+
+@pytest.fixture(scope="module")
+def doubted_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A home whose vaults are indexed with MiniLM, for engines that doubt every context."""
+    root = tmp_path_factory.mktemp("doubted")
+    with Engine(load_settings(home=root / "home", llm="extractive", ask=DOUBTED)) as engine:
+        build_vaults(engine, root)
+    return root / "home"
+
+
+def _doubting(home: Path, llm: ScriptedLLM, **ask: object) -> Engine:
+    return Engine(load_settings(home=home, llm="extractive", ask={**DOUBTED, **ask}), llm=llm)
+
+
+@pytest.mark.slow
+def test_a_doubted_context_is_read_by_the_model_before_it_writes(doubted_home: Path) -> None:
+    """Under the gate's threshold and at or over the read threshold, a model that weighs
+    yes/no decides: it is asked whether the context answers, and writes nothing on a no."""
+    llm = ScriptedLLM("The Apollo launch is on March 14 [N1].", yes=0.2)
+    with _doubting(doubted_home, llm) as engine:
+        response = engine.ask(AskRequest(question="When is the Apollo launch?", debug=True))
+    assert (response.abstained, response.abstain_reason) == (True, "insufficient_information")
+    assert response.answer == NOT_ANSWERED
+    assert response.references  # the notes it read, to look at
+    assert llm.answer_calls == []  # no answer was written
+    assert len(llm.yes_calls) == 1
+    assert response.debug is not None
+    assert response.debug.reading == 0.2
+    assert any("asked whether the kept chunks answer" in n for n in response.debug.notes)
+
+
+@pytest.mark.slow
+def test_a_doubted_context_the_model_finds_the_answer_in_is_answered(doubted_home: Path) -> None:
+    llm = ScriptedLLM("The Apollo launch is on March 14 [N1].", yes=0.8)
+    streamed: list[str] = []
+    with _doubting(doubted_home, llm) as engine:
+        response = engine.ask(
+            AskRequest(question="When is the Apollo launch?", debug=True), streamed.append
+        )
+    assert not response.abstained
+    assert "March 14" in response.answer
+    assert "".join(streamed) == "The Apollo launch is on March 14 [N1]."
+    (read,) = llm.yes_calls  # read once, before the answer: not asked again after it
+    (answer_call,) = llm.answer_calls
+    assert read[:-1] == answer_call.messages[:-1]  # the answer's own prompt: in the cache
+    assert response.debug is not None
+    assert response.debug.reading == 0.8
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("question", "ask"),
+    [
+        ("Is the Apollo launch on March 14?", {}),  # the reading check reads no yes/no
+        ("When is the Apollo launch?", {"reading_check": False}),
+        ("When is the Apollo launch?", {"answerability_read_threshold": 1.0}),
+    ],
+)
+def test_a_doubted_context_no_reading_can_decide_is_refused_before_any_model_call(
+    doubted_home: Path, question: str, ask: dict[str, object]
+) -> None:
+    llm = ScriptedLLM("The Apollo launch is on March 14 [N1].", yes=0.9)
+    with _doubting(doubted_home, llm, **ask) as engine:
+        response = engine.ask(AskRequest(question=question))
+    assert (response.abstained, response.abstain_reason) == (True, "no_relevant_context")
+    assert llm.calls == []
+    assert llm.yes_calls == []
+
+
+@pytest.mark.slow
+def test_a_doubted_context_is_refused_for_a_model_that_cannot_weigh_yes_or_no(
+    doubted_home: Path,
+) -> None:
+    settings = load_settings(home=doubted_home, llm="extractive", ask=DOUBTED)
+    with Engine(settings) as engine:
+        response = engine.ask(AskRequest(question="When is the Apollo launch?"))
+    assert (response.abstained, response.abstain_reason) == (True, "no_relevant_context")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("yes", "answered"), [(0.2, False), (0.8, True)])
+def test_a_chat_turn_over_a_doubted_context_is_read_first_too(
+    doubted_home: Path, yes: float, answered: bool
+) -> None:
+    llm = ScriptedLLM("The Apollo launch is on March 14 [N1].", yes=yes)
+    with _doubting(doubted_home, llm) as engine:
+        reply = engine.chat(ChatRequest(message="When is the Apollo launch?"))
+    assert reply.meta.abstained is not answered
+    assert ("March 14" in reply.answer) is answered
+    assert len(llm.yes_calls) == 1
+    assert len(llm.answer_calls) == (1 if answered else 0)
 
 
 def test_the_fit_puts_the_threshold_in_the_gap_with_the_fewest_errors(

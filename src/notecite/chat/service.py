@@ -198,6 +198,7 @@ class ChatService:
                     token,
                     absent,
                     len(retrieved.parts) if retrieved else 1,
+                    read_first=retrieved is not None and retrieved.read_first,
                 )
                 if self._note_lines is not None:
                     place_quotes(answer, kept, self._note_lines)
@@ -264,9 +265,11 @@ class ChatService:
         on_token: TokenCallback | None,
         absent: Sequence[str] = (),
         parts: int = 1,
+        read_first: bool = False,
     ) -> CitedAnswer:
         """The answer through the one answer path, with history and the session's prompt
-        (``parts``: the things the question asks, each of which needs room in the context)."""
+        (``parts``: the things the question asks, each of which needs room in the context;
+        ``read_first``: the gate doubted the context, and the model reads it first)."""
         prompt = _prompt_builder(request, query, history, settings, absent)
         return answer_with_citations(
             llm,
@@ -283,6 +286,7 @@ class ChatService:
                 grounder=self._grounder if settings.enable_rag else None,
                 quote_unsupported=self._ask.quote_unsupported,
                 reading_threshold=reading_threshold(self._ask),
+                read_first=read_first,
             ),
             on_token,
             _prompt_builder(request, query, history, settings, ()) if absent else None,

@@ -81,6 +81,11 @@ class AnswerSettings:
     """Once the answer is written, ask the model whether the context holds what the question
     asks for (a model that can weigh it: :class:`~notecite.generate.base.Judge`), and abstain
     when its P(yes) is under this; None: no check."""
+    read_first: bool = False
+    """Ask the reading check's question before the answer is written, and write none when
+    the model says no (or cannot say): the answerability gate doubted the context
+    (:attr:`~notecite.retrieve.stage.Retrieved.read_first`), so a model that reads it
+    decides."""
 
 
 @dataclass(frozen=True)
@@ -189,6 +194,23 @@ def answer_with_citations(
     )
     tokens = sum(count_tokens([s.text for s in sources])) if sources else 0
     context = _Context(sources, members, tokens)
+    if settings.read_first and settings.reading_threshold is not None and settings.grounded:
+        reading, reading_ms = _reading(llm, (prompt_without_hint or prompt)(sources))
+        if reading is None or reading < settings.reading_threshold:
+            logger.info("the model read the doubted context and did not find the answer")
+            return _unanswered(
+                CitedAnswer(
+                    text=NOT_ANSWERED,
+                    outcome="unanswered",
+                    sources=sources,
+                    members=members,
+                    context_tokens=tokens,
+                ),
+                reading,
+                reading_ms,
+            )
+        answer = _answer(llm, question, prompt, context, settings, on_token, prompt_without_hint)
+        return replace(answer, reading=reading, reading_ms=reading_ms)
     answer = _answer(llm, question, prompt, context, settings, on_token, prompt_without_hint)
     return _read_check(
         llm, answer, prompt_without_hint or prompt, settings, settings.focus or question
@@ -250,13 +272,25 @@ def _read_check(
         or asks_yes_or_no(asked)
     ):
         return answer
-    started = time.perf_counter()
-    reading = reading_score(llm, prompt(answer.sources))
-    reading_ms = (time.perf_counter() - started) * 1000
+    reading, reading_ms = _reading(llm, prompt(answer.sources))
     if reading is None:
         return answer
     if reading >= settings.reading_threshold:
         return replace(answer, reading=reading, reading_ms=reading_ms)
+    return _unanswered(answer, reading, reading_ms)
+
+
+def _reading(llm: LLM, messages: tuple[ChatMessage, ...]) -> tuple[float | None, float]:
+    """The model's P(yes: the context answers the question) for the answer prompt
+    ``messages`` (None: it cannot weigh it), and the wall time of asking."""
+    started = time.perf_counter()
+    reading = reading_score(llm, messages)
+    return reading, (time.perf_counter() - started) * 1000
+
+
+def _unanswered(answer: CitedAnswer, reading: float | None, reading_ms: float) -> CitedAnswer:
+    """``answer`` replaced by :data:`NOT_ANSWERED`: the model read the context and did not
+    find what the question asks for."""
     return replace(
         answer,
         text=NOT_ANSWERED,

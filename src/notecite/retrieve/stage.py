@@ -20,7 +20,8 @@ from notecite.config import AskSettings
 from notecite.embed.base import Embedder, Vectors
 from notecite.errors import EmbeddingError, StoreError
 from notecite.filters import Condition
-from notecite.generate.base import LLM
+from notecite.generate.base import LLM, Judge
+from notecite.generate.reading import asks_yes_or_no
 from notecite.retrieve.answerability import DEFAULT_MODEL, features
 from notecite.retrieve.autok import automatic_k
 from notecite.retrieve.autorag import AutoRag, AutoRagOptions
@@ -79,6 +80,9 @@ class Retrieved:
             on its own (empty for a question that asks one thing).
         readings: each misspelt word of the question and the word of the notes it was read
             as (:mod:`notecite.retrieve.typos`); the answer is written to the question so read.
+        read_first: the answerability gate doubted ``kept`` (its P is under the threshold
+            and at or over the read threshold) and left the model to decide: it is asked
+            whether the context answers before it writes anything.
     """
 
     candidates: list[Candidate]
@@ -91,6 +95,7 @@ class Retrieved:
     filtered_out: bool = False
     parts: tuple[str, ...] = ()
     readings: dict[str, str] = field(default_factory=dict)
+    read_first: bool = False
 
 
 logger = logging.getLogger(__name__)
@@ -582,12 +587,33 @@ class RetrievalStage:
             threshold = model.threshold
         probability = model.probability(signals)
         debug.answerability = round(probability, 4)
-        if self._settings.answerability_gate and probability < threshold:
+        if not self._settings.answerability_gate or probability >= threshold:
+            return
+        read_threshold = self._settings.answerability_read_threshold
+        if read_threshold is None:
+            read_threshold = model.read_threshold
+        if probability >= read_threshold and self._reads(question):
             debug.notes.append(
-                f"answerability {probability:.3f} under {threshold:.3f}: the kept chunks are "
-                "unlikely to answer; abstaining before any model call"
+                f"answerability {probability:.3f} under {threshold:.3f}: the model is asked "
+                "whether the kept chunks answer before it writes"
             )
-            found.kept = []
+            found.read_first = True
+            return
+        debug.notes.append(
+            f"answerability {probability:.3f} under {threshold:.3f}: the kept chunks are "
+            "unlikely to answer; abstaining before any model call"
+        )
+        found.kept = []
+
+    def _reads(self, question: str) -> bool:
+        """Can the model decide whether the context answers ``question`` (the reading check:
+        a model that weighs yes/no; not for a question answered yes or no, which the check
+        does not read)?"""
+        return (
+            self._settings.reading_check
+            and isinstance(self._llm, Judge)
+            and not asks_yes_or_no(question)
+        )
 
     def search(
         self, question: str, folders: Sequence[str], limit: int, filters: Sequence[str] = ()

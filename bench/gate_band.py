@@ -1,0 +1,78 @@
+"""The dev questions the answerability gate refuses, for choosing its read threshold.
+
+Under the gate's threshold (``DEFAULT_MODEL.threshold``) a question is refused before any
+model call, unless its P(answerable) is at or over the read threshold and a model that
+weighs yes/no can read the context: that model is then asked whether the context answers
+before it writes (``docs/answerability.md``, section 4). This script lists every dev
+question of the vault QA sets (``_measure.QA_DEV_SETS``) whose P is in ``[--low,
+threshold)``, with its kind and whether it asks yes or no (the reading check reads no such
+question, so the strict gate refuses it whatever its P), and writes those questions to
+``--out`` as a QA set (with a ``vaults.json`` beside it). Asking that set with the local
+model and the read threshold at ``--low`` shows what the model makes of each:
+
+    .venv/bin/python bench/gate_band.py --home /tmp/qa --low 0.2 --out /tmp/band.jsonl
+    NOTECITE_ASK__ANSWERABILITY_READ_THRESHOLD=0.2 .venv/bin/notecite --home /tmp/qa \\
+        --llm local eval qa --data /tmp/band.jsonl --split dev --out /tmp/band-out.jsonl
+
+The indexes are those of ``notecite eval qa`` under ``--home`` (run it first). The test
+split is never read.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from _measure import QA_DEV_SETS
+from fit_answerability import collect
+from notecite.generate.reading import asks_yes_or_no
+from notecite.retrieve.answerability import DEFAULT_MODEL, Features
+
+QA_DIR = Path(__file__).resolve().parent / "qa"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--home", type=Path, required=True)
+    parser.add_argument("--low", type=float, default=0.2, help="the lowest P listed")
+    parser.add_argument("--out", type=Path, help="write the listed questions here (JSONL)")
+    args = parser.parse_args()
+    items = {
+        item["id"]: item
+        for path in QA_DEV_SETS
+        for line in path.read_text().splitlines()
+        if line.strip()
+        for item in [json.loads(line)]
+        if item["split"] == "dev"
+    }
+    rows, labels, ids = collect(args.home, QA_DEV_SETS)
+    chances = {
+        qid: DEFAULT_MODEL.probability(Features(*map(float, row)))
+        for row, qid in zip(rows, ids, strict=True)
+    }
+    band = sorted(
+        (qid for qid, p in chances.items() if args.low <= p < DEFAULT_MODEL.threshold),
+        key=lambda qid: -chances[qid],
+    )
+    answerable = sum(1 for label in labels if label)
+    print(
+        f"{len(ids)} dev questions ({answerable} answerable); gate threshold "
+        f"{DEFAULT_MODEL.threshold}, read threshold {DEFAULT_MODEL.read_threshold}"
+    )
+    print(f"{len(band)} with P in [{args.low}, {DEFAULT_MODEL.threshold}):")
+    print(f"{'P':>6}  {'kind':<14} {'yes/no':<6} id")
+    for qid in band:
+        item = items[qid]
+        yes_no = "yes" if asks_yes_or_no(item["question"]) else ""
+        print(f"{chances[qid]:6.3f}  {item['kind']:<14} {yes_no:<6} {qid}")
+    if args.out is not None:
+        args.out.write_text("".join(json.dumps(items[qid]) + "\n" for qid in band))
+        # the vaults beside it, as eval qa finds them (bench/qa/vaults.json, made absolute)
+        vaults = json.loads((QA_DIR / "vaults.json").read_text())
+        absolute = {name: str((QA_DIR / folder).resolve()) for name, folder in vaults.items()}
+        (args.out.parent / "vaults.json").write_text(json.dumps(absolute, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()
