@@ -3,7 +3,7 @@
 Under the gate's threshold (``DEFAULT_MODEL.threshold``) a question is refused before any
 model call, unless its P(answerable) is at or over the read threshold and a model that
 weighs yes/no can read the context: that model is then asked whether the context answers
-before it writes (``docs/answerability.md``, section 4). This script lists every dev
+before it writes (``docs/answerability.md``, section 2). This script lists every dev
 question of the vault QA sets (``_measure.QA_DEV_SETS``) whose P is in ``[--low,
 threshold)``, with its kind and whether it asks yes or no (the reading check reads no such
 question, so the strict gate refuses it whatever its P), and writes those questions to

@@ -122,6 +122,6 @@ DEFAULT_MODEL = AnswerabilityModel(
     scale=(0.1169, 0.0527, 0.1884, 0.2767, 0.2505, 0.1838, 0.3275),
     threshold=0.7855,
     # chosen on the dev questions the gate refuses, asked with the local model (bench/
-    # gate_band.py; docs/answerability.md, section 4)
+    # gate_band.py; docs/answerability.md, section 2)
     read_threshold=0.5,
 )
