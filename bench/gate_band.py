@@ -22,14 +22,38 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from _measure import QA_DEV_SETS
-from fit_answerability import collect
+from fit_answerability import ANSWERABLE
+from notecite import Engine
+from notecite.config import load_settings
 from notecite.generate.reading import asks_yes_or_no
-from notecite.retrieve.answerability import DEFAULT_MODEL, Features
+from notecite.retrieve.answerability import DEFAULT_MODEL
+from notecite.schemas.ask import AskRequest, DebugInfo
 
 QA_DIR = Path(__file__).resolve().parent / "qa"
+
+
+def gate_chances(home: Path, items: Sequence[dict[str, Any]]) -> dict[str, float]:
+    """Each item's P(answerable) as the gate computes it at ask (``debug.answerability``),
+    retrieved with the extractive provider; items the gate never weighs (an absent name
+    settled them, or nothing passed the thresholds) are left out."""
+    chances: dict[str, float] = {}
+    for vault in sorted({i["vault"] for i in items}):
+        settings = load_settings(
+            home=home / "eval", store={"path": home / "eval" / f"qa-{vault}.db"}, llm="extractive"
+        )
+        with Engine(settings) as engine:
+            for item in (i for i in items if i["vault"] == vault):
+                debug = DebugInfo()
+                request = AskRequest(question=item["question"], folders=item.get("folders") or [])
+                engine.retrieve(request, debug=debug)
+                if debug.answerability is not None:
+                    chances[item["id"]] = debug.answerability
+    return chances
 
 
 def main() -> None:
@@ -46,19 +70,16 @@ def main() -> None:
         for item in [json.loads(line)]
         if item["split"] == "dev"
     }
-    rows, labels, ids = collect(args.home, QA_DEV_SETS)
-    chances = {
-        qid: DEFAULT_MODEL.probability(Features(*map(float, row)))
-        for row, qid in zip(rows, ids, strict=True)
-    }
+    chances = gate_chances(args.home, list(items.values()))
     band = sorted(
         (qid for qid, p in chances.items() if args.low <= p < DEFAULT_MODEL.threshold),
         key=lambda qid: -chances[qid],
     )
-    answerable = sum(1 for label in labels if label)
+    answerable = sum(1 for item in items.values() if item["kind"] in ANSWERABLE)
     print(
-        f"{len(ids)} dev questions ({answerable} answerable); gate threshold "
-        f"{DEFAULT_MODEL.threshold}, read threshold {DEFAULT_MODEL.read_threshold}"
+        f"{len(items)} dev questions ({answerable} answerable), {len(chances)} weighed by the "
+        f"gate; its threshold {DEFAULT_MODEL.threshold}, read threshold "
+        f"{DEFAULT_MODEL.read_threshold}"
     )
     print(f"{len(band)} with P in [{args.low}, {DEFAULT_MODEL.threshold}):")
     print(f"{'P':>6}  {'kind':<14} {'yes/no':<6} id")

@@ -199,6 +199,13 @@ class AskSettings(_Section):
         description="the model's P(yes) under which the reading check abstains, fitted on "
         "the dev questions for the bundled model (docs/answerability.md)",
     )
+    doubted_reading_threshold: float = Field(
+        default=0.62,
+        ge=0,
+        le=1,
+        description="the same, for a question the answerability gate doubts, read before "
+        "the answer is written (docs/answerability.md)",
+    )
     grounding: Literal["off", "terms", "vectors"] = Field(
         default="terms",
         description="check each claim against a line of the notes: by shared terms, or by "

@@ -230,7 +230,7 @@ class AskPipeline:
                 max_tokens=self._generation.max_tokens,
                 grounder=self._grounder,
                 quote_unsupported=self._settings.quote_unsupported,
-                reading_threshold=reading_threshold(self._settings),
+                reading_threshold=reading_threshold(self._settings, retrieved.read_first),
                 read_first=retrieved.read_first,
             ),
             on_token,
@@ -240,10 +240,14 @@ class AskPipeline:
             place_quotes(answer, kept, self._note_lines)
         record_generation(debug, answer, started)
         debug.invalid_citations = list(answer.invalid)
-        return finish(self._response(answer, kept, debug))
+        return finish(self._response(answer, kept, debug, retrieved.read_first))
 
     def _response(
-        self, answer: CitedAnswer, kept: Sequence[Candidate], debug: DebugInfo
+        self,
+        answer: CitedAnswer,
+        kept: Sequence[Candidate],
+        debug: DebugInfo,
+        doubted: bool = False,
     ) -> AskResponse:
         in_context = references(answer, kept, answer.members)
         debug.claims = claim_checks(answer)
@@ -269,7 +273,8 @@ class AskPipeline:
         if answer.outcome == "unanswered":
             debug.notes.append(
                 f"the model read the context and did not find the answer (P(yes) "
-                f"{answer.reading or 0.0:.2f} under {self._settings.reading_threshold:.2f})"
+                f"{answer.reading or 0.0:.2f} under "
+                f"{reading_threshold(self._settings, doubted) or 0.0:.2f})"
             )
         if answer.outcome == "fallback":
             debug.notes.append("answer carried no supported citation; replaced by the fallback")
@@ -293,9 +298,12 @@ def _prompt_builder(request: AskRequest, absent: Sequence[str], question: str) -
     return prompt
 
 
-def reading_threshold(settings: AskSettings) -> float | None:
-    """The reading check's threshold (None: the check is off)."""
-    return settings.reading_threshold if settings.reading_check else None
+def reading_threshold(settings: AskSettings, doubted: bool = False) -> float | None:
+    """The reading check's threshold (None: the check is off); ``doubted``: for a question
+    the answerability gate doubts, which the model reads before it writes."""
+    if not settings.reading_check:
+        return None
+    return settings.doubted_reading_threshold if doubted else settings.reading_threshold
 
 
 def record_generation(debug: DebugInfo, answer: CitedAnswer, asked_at: float | None = None) -> None:

@@ -109,7 +109,6 @@ DOUBTED = {
     "folder_ranking": False,
     "answerability_threshold": 1.0,  # every question is under the gate's threshold
     "answerability_read_threshold": 0.0,  # and every one at or over the read threshold
-    "reading_threshold": 0.5,
 }
 
 
@@ -141,6 +140,28 @@ def test_a_doubted_context_is_read_by_the_model_before_it_writes(doubted_home: P
     assert response.debug is not None
     assert response.debug.reading == 0.2
     assert any("asked whether the kept chunks answer" in n for n in response.debug.notes)
+
+
+@pytest.mark.slow
+def test_a_doubted_context_needs_more_of_the_model_than_one_the_gate_let_through(
+    doubted_home: Path,
+) -> None:
+    """The gate's doubt is evidence too: a P(yes) that would keep a written answer (over
+    ``reading_threshold``) does not make one over a doubted context
+    (``doubted_reading_threshold``)."""
+    llm = ScriptedLLM("The Apollo launch is on March 14 [N1].", yes=0.6)
+    ask = {"reading_threshold": 0.57, "doubted_reading_threshold": 0.62}
+    with _doubting(doubted_home, llm, **ask) as engine:
+        response = engine.ask(AskRequest(question="When is the Apollo launch?", debug=True))
+    assert response.answer == NOT_ANSWERED
+    assert llm.answer_calls == []
+    assert response.debug is not None
+    assert any("P(yes) 0.60 under 0.62" in note for note in response.debug.notes)
+    trusted = ScriptedLLM("The Apollo launch is on March 14 [N1].", yes=0.6)
+    with _doubting(doubted_home, trusted, **ask, answerability_threshold=0.0) as engine:
+        response = engine.ask(AskRequest(question="When is the Apollo launch?"))
+    assert not response.abstained  # not doubted: read after the answer, against 0.57
+    assert len(trusted.yes_calls) == 1
 
 
 @pytest.mark.slow

@@ -285,7 +285,7 @@ class ChatService:
                 grounded=settings.enable_rag,
                 grounder=self._grounder if settings.enable_rag else None,
                 quote_unsupported=self._ask.quote_unsupported,
-                reading_threshold=reading_threshold(self._ask),
+                reading_threshold=reading_threshold(self._ask, read_first),
                 read_first=read_first,
             ),
             on_token,
