@@ -183,20 +183,26 @@ def test_a_doubted_context_the_model_finds_the_answer_in_is_answered(doubted_hom
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(
-    ("question", "ask"),
-    [
-        ("Is the Apollo launch on March 14?", {}),  # the reading check reads no yes/no
-        ("When is the Apollo launch?", {"reading_check": False}),
-        ("When is the Apollo launch?", {"answerability_read_threshold": 1.0}),
-    ],
-)
+@pytest.mark.parametrize("yes", [0.2, 0.9])
+def test_a_doubted_yes_or_no_question_is_read_first_too(doubted_home: Path, yes: float) -> None:
+    """After an answer, the reading check reads no yes/no question (its right answers would
+    be refused too often); a doubted one is refused anyway unless the model is asked."""
+    llm = ScriptedLLM("Yes, the Apollo launch is on March 14 [N1].", yes=yes)
+    with _doubting(doubted_home, llm) as engine:
+        response = engine.ask(AskRequest(question="Is the Apollo launch on March 14?"))
+    assert response.abstained is (yes < 0.62)
+    assert len(llm.yes_calls) == 1
+    assert len(llm.answer_calls) == (0 if yes < 0.62 else 1)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("ask", [{"reading_check": False}, {"answerability_read_threshold": 1.0}])
 def test_a_doubted_context_no_reading_can_decide_is_refused_before_any_model_call(
-    doubted_home: Path, question: str, ask: dict[str, object]
+    doubted_home: Path, ask: dict[str, object]
 ) -> None:
     llm = ScriptedLLM("The Apollo launch is on March 14 [N1].", yes=0.9)
     with _doubting(doubted_home, llm, **ask) as engine:
-        response = engine.ask(AskRequest(question=question))
+        response = engine.ask(AskRequest(question="When is the Apollo launch?"))
     assert (response.abstained, response.abstain_reason) == (True, "no_relevant_context")
     assert llm.calls == []
     assert llm.yes_calls == []

@@ -21,7 +21,6 @@ from notecite.embed.base import Embedder, Vectors
 from notecite.errors import EmbeddingError, StoreError
 from notecite.filters import Condition
 from notecite.generate.base import LLM, Judge
-from notecite.generate.reading import asks_yes_or_no
 from notecite.retrieve.answerability import DEFAULT_MODEL, features
 from notecite.retrieve.autok import automatic_k
 from notecite.retrieve.autorag import AutoRag, AutoRagOptions
@@ -592,7 +591,7 @@ class RetrievalStage:
         read_threshold = self._settings.answerability_read_threshold
         if read_threshold is None:
             read_threshold = model.read_threshold
-        if probability >= read_threshold and self._reads(question):
+        if probability >= read_threshold and self._reads():
             debug.notes.append(
                 f"answerability {probability:.3f} under {threshold:.3f}: the model is asked "
                 "whether the kept chunks answer before it writes"
@@ -605,15 +604,12 @@ class RetrievalStage:
         )
         found.kept = []
 
-    def _reads(self, question: str) -> bool:
-        """Can the model decide whether the context answers ``question`` (the reading check:
-        a model that weighs yes/no; not for a question answered yes or no, which the check
-        does not read)?"""
-        return (
-            self._settings.reading_check
-            and isinstance(self._llm, Judge)
-            and not asks_yes_or_no(question)
-        )
+    def _reads(self) -> bool:
+        """Can the model decide whether the context answers (the reading check: a model that
+        weighs yes/no)? Also for a question answered yes or no, which the check does not
+        read once an answer is written: its right answers are refused too often there, but
+        a doubted question is refused anyway when the model is not asked."""
+        return self._settings.reading_check and isinstance(self._llm, Judge)
 
     def search(
         self, question: str, folders: Sequence[str], limit: int, filters: Sequence[str] = ()
