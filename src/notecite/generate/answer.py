@@ -195,26 +195,40 @@ def answer_with_citations(
     tokens = sum(count_tokens([s.text for s in sources])) if sources else 0
     context = _Context(sources, members, tokens)
     if settings.read_first and settings.reading_threshold is not None and settings.grounded:
-        reading, reading_ms = _reading(llm, (prompt_without_hint or prompt)(sources))
-        if reading is None or reading < settings.reading_threshold:
-            logger.info("the model read the doubted context and did not find the answer")
-            return _unanswered(
-                CitedAnswer(
-                    text=NOT_ANSWERED,
-                    outcome="unanswered",
-                    sources=sources,
-                    members=members,
-                    context_tokens=tokens,
-                ),
-                reading,
-                reading_ms,
-            )
-        answer = _answer(llm, question, prompt, context, settings, on_token, prompt_without_hint)
-        return replace(answer, reading=reading, reading_ms=reading_ms)
+        return _read_first(llm, question, prompt, context, settings, on_token, prompt_without_hint)
     answer = _answer(llm, question, prompt, context, settings, on_token, prompt_without_hint)
     return _read_check(
         llm, answer, prompt_without_hint or prompt, settings, settings.focus or question
     )
+
+
+def _read_first(
+    llm: LLM,
+    question: str,
+    prompt: PromptBuilder,
+    context: _Context,
+    settings: AnswerSettings,
+    on_token: TokenCallback | None,
+    prompt_without_hint: PromptBuilder | None,
+) -> CitedAnswer:
+    """The answer to a question whose context the answerability gate doubted: the model is
+    asked the reading check's question first, and writes only when its P(yes) is at least
+    ``settings.reading_threshold`` (the check is not asked again after)."""
+    reading, reading_ms = _reading(llm, (prompt_without_hint or prompt)(context.sources))
+    threshold = settings.reading_threshold
+    if reading is None or threshold is None or reading < threshold:
+        logger.info("the model read the doubted context and did not find the answer")
+        return CitedAnswer(
+            text=NOT_ANSWERED,
+            outcome="unanswered",
+            sources=context.sources,
+            members=context.members,
+            context_tokens=context.tokens,
+            reading=reading,
+            reading_ms=reading_ms,
+        )
+    answer = _answer(llm, question, prompt, context, settings, on_token, prompt_without_hint)
+    return replace(answer, reading=reading, reading_ms=reading_ms)
 
 
 def _answer(
