@@ -4,11 +4,13 @@ Under the gate's threshold (``DEFAULT_MODEL.threshold``) a question is refused b
 model call, unless its P(answerable) is at or over the read threshold and a model that
 weighs yes/no can read the context: that model is then asked whether the context answers
 before it writes (``docs/answerability.md``, section 2). This script lists every dev
-question of the vault QA sets (``_measure.QA_DEV_SETS``) whose P is in ``[--low,
-threshold)``, with its kind and whether it asks yes or no (the reading check reads no such
-question, so the strict gate refuses it whatever its P), and writes those questions to
-``--out`` as a QA set (with a ``vaults.json`` beside it). Asking that set with the local
-model and the read threshold at ``--low`` shows what the model makes of each:
+question of the vault QA sets (``_measure.QA_DEV_SETS``) whose P (as ask computes it,
+retrieving with the extractive provider; with the local model it can differ a little) is in
+``[--low, threshold)``, with its kind and whether it asks yes or no (after an answer, the
+reading check reads no such question; a doubted one is read first like any other), and
+writes those questions to ``--out`` as a QA set (with a ``vaults.json`` beside it). Asking
+that set with the local model and the read threshold at ``--low`` shows what the model
+makes of each:
 
     .venv/bin/python bench/gate_band.py --home /tmp/qa --low 0.2 --out /tmp/band.jsonl
     NOTECITE_ASK__ANSWERABILITY_READ_THRESHOLD=0.2 .venv/bin/notecite --home /tmp/qa \\
