@@ -16,6 +16,9 @@ makes of each:
     NOTECITE_ASK__ANSWERABILITY_READ_THRESHOLD=0.2 .venv/bin/notecite --home /tmp/qa \\
         --llm local eval qa --data /tmp/band.jsonl --split dev --out /tmp/band-out.jsonl
 
+``--fit-skew`` also lists the questions whose P from the features the gate was fitted on
+(``fit_answerability.collect``) differs from the P at ask by more than 0.02.
+
 The indexes are those of ``notecite eval qa`` under ``--home`` (run it first). The test
 split is never read.
 """
@@ -29,11 +32,11 @@ from pathlib import Path
 from typing import Any
 
 from _measure import QA_DEV_SETS
-from fit_answerability import ANSWERABLE
+from fit_answerability import ANSWERABLE, collect
 from notecite import Engine
 from notecite.config import load_settings
 from notecite.generate.reading import asks_yes_or_no
-from notecite.retrieve.answerability import DEFAULT_MODEL
+from notecite.retrieve.answerability import DEFAULT_MODEL, Features
 from notecite.schemas.ask import AskRequest, DebugInfo
 
 QA_DIR = Path(__file__).resolve().parent / "qa"
@@ -58,11 +61,36 @@ def gate_chances(home: Path, items: Sequence[dict[str, Any]]) -> dict[str, float
     return chances
 
 
+def show_fit_skew(home: Path, chances: dict[str, float], items: dict[str, dict[str, Any]]) -> None:
+    """The questions whose P(answerable) from the fit's features differs from the P at ask
+    (``chances``) by more than 0.02, and whether the difference crosses a threshold."""
+    rows, _, ids = collect(home, QA_DEV_SETS)
+    fitted = {
+        qid: DEFAULT_MODEL.probability(Features(*map(float, row)))
+        for row, qid in zip(rows, ids, strict=True)
+    }
+    differ = [q for q, p in chances.items() if q in fitted and abs(fitted[q] - p) > 0.02]
+    print(f"{len(differ)} of {len(chances)} differ by more than 0.02 between the fit and ask:")
+    for qid in differ:
+        fit, ask = fitted[qid], chances[qid]
+        crosses = any(
+            (fit < t) != (ask < t) for t in (DEFAULT_MODEL.read_threshold, DEFAULT_MODEL.threshold)
+        )
+        mark = "crosses a threshold" if crosses else ""
+        print(f"  fit {fit:.3f}  ask {ask:.3f}  {items[qid]['kind']:<14} {qid} {mark}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--home", type=Path, required=True)
     parser.add_argument("--low", type=float, default=0.2, help="the lowest P listed")
     parser.add_argument("--out", type=Path, help="write the listed questions here (JSONL)")
+    parser.add_argument(
+        "--fit-skew",
+        action="store_true",
+        help="also list the questions whose P in the gate's fit (fit_answerability.collect) "
+        "differs from the P at ask by more than 0.02",
+    )
     args = parser.parse_args()
     items = {
         item["id"]: item
@@ -89,6 +117,8 @@ def main() -> None:
         item = items[qid]
         yes_no = "yes" if asks_yes_or_no(item["question"]) else ""
         print(f"{chances[qid]:6.3f}  {item['kind']:<14} {yes_no:<6} {qid}")
+    if args.fit_skew:
+        show_fit_skew(args.home, chances, items)
     if args.out is not None:
         args.out.write_text("".join(json.dumps(items[qid]) + "\n" for qid in band))
         # the vaults beside it, as eval qa finds them (bench/qa/vaults.json, made absolute)
