@@ -187,7 +187,8 @@ def answer_with_citations(
     model sometimes answers with the hint alone, and is then asked once more without it;
     what it answers from the notes comes after the plain 'Your notes don't mention "X".'
     With ``settings.reading_threshold``, a model that weighs yes/no questions is then asked
-    whether the notes hold what the question asks for (:func:`_read_check`).
+    whether the notes hold what the question asks for (:func:`_read_check`); with
+    ``settings.read_first``, before it writes, and it writes nothing on a no.
     """
     sources, members = context_sources(
         pieces, settings.budget, count_tokens, settings.focus or question
@@ -195,40 +196,19 @@ def answer_with_citations(
     tokens = sum(count_tokens([s.text for s in sources])) if sources else 0
     context = _Context(sources, members, tokens)
     if settings.read_first and settings.reading_threshold is not None and settings.grounded:
-        return _read_first(llm, question, prompt, context, settings, on_token, prompt_without_hint)
+        # the gate doubted the context: the model reads it first, and writes only on a firm
+        # yes (the check is not asked again after)
+        reading, reading_ms = _reading(llm, (prompt_without_hint or prompt)(sources))
+        if reading is None or reading < settings.reading_threshold:
+            logger.info("the model read the doubted context and did not find the answer")
+            unread = CitedAnswer("", "unanswered", sources, members, context_tokens=tokens)
+            return _unanswered(unread, reading, reading_ms)
+        answer = _answer(llm, question, prompt, context, settings, on_token, prompt_without_hint)
+        return replace(answer, reading=reading, reading_ms=reading_ms)
     answer = _answer(llm, question, prompt, context, settings, on_token, prompt_without_hint)
     return _read_check(
         llm, answer, prompt_without_hint or prompt, settings, settings.focus or question
     )
-
-
-def _read_first(
-    llm: LLM,
-    question: str,
-    prompt: PromptBuilder,
-    context: _Context,
-    settings: AnswerSettings,
-    on_token: TokenCallback | None,
-    prompt_without_hint: PromptBuilder | None,
-) -> CitedAnswer:
-    """The answer to a question whose context the answerability gate doubted: the model is
-    asked the reading check's question first, and writes only when its P(yes) is at least
-    ``settings.reading_threshold`` (the check is not asked again after)."""
-    reading, reading_ms = _reading(llm, (prompt_without_hint or prompt)(context.sources))
-    threshold = settings.reading_threshold
-    if reading is None or threshold is None or reading < threshold:
-        logger.info("the model read the doubted context and did not find the answer")
-        return CitedAnswer(
-            text=NOT_ANSWERED,
-            outcome="unanswered",
-            sources=context.sources,
-            members=context.members,
-            context_tokens=context.tokens,
-            reading=reading,
-            reading_ms=reading_ms,
-        )
-    answer = _answer(llm, question, prompt, context, settings, on_token, prompt_without_hint)
-    return replace(answer, reading=reading, reading_ms=reading_ms)
 
 
 def _answer(
