@@ -34,3 +34,11 @@ def test_a_term_in_the_title_file_name_or_heading_the_context_shows_is_held() ->
         MissingTerms(salient=("tools", "MD"), not_in_vaults=()), kept(text, "tools/x.md")
     )
     assert folder.not_in_context == ("tools", "MD")
+
+
+def test_a_term_is_held_where_a_word_or_a_camel_case_part_starts_not_inside_a_word() -> None:
+    missing = MissingTerms(salient=("iOS", "Mac", "TeX", "Git", "AWS"), not_in_vaults=())
+    inside = kept("Scenarios on the tarmac, a vortex, legit draws.")
+    assert RetrievalStage._unseen(missing, inside).not_in_context == missing.salient
+    starts = kept("On macOS, KaTeX renders math and GitHub hosts the repo; AWS-hosted too.")
+    assert RetrievalStage._unseen(missing, starts).not_in_context == ("iOS",)

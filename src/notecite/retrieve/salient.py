@@ -293,9 +293,8 @@ def variants(term: str) -> list[str]:
 
 # A device and the system it runs are one platform to a question: notes about setting
 # something up "on your iOS device" answer "Can I do it from my iPhone?". "Mac" is looked
-# up in its other forms but is no form of another: the context is searched for a form as
-# written, inside words too, and "mac" is in "machine". (So is "ios" in "scenarios": the
-# vaults' full-text lookup, which settles a question, matches whole words only.)
+# up in its other forms but is no form of another: the context is searched for a form where
+# a word starts, and "mac" starts "machine".
 _SAME_PLATFORM = {
     "iphone": ("iOS",),
     "ipad": ("iPadOS", "iOS"),

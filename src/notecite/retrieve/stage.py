@@ -696,15 +696,15 @@ class RetrievalStage:
         """``missing`` with ``not_in_context`` set to the salient terms in the vaults that no
         chunk of ``kept`` holds, in its text or in the name, title and headings the context
         shows it under (a note titled "Workspace CLI" mentions the CLI)."""
-        context = " ".join(" ".join(_shown_text(c.chunk).split()) for c in kept).lower()
+        context = " ".join(" ".join(_shown_text(c.chunk).split()) for c in kept)
         unseen = [
             t
             for t in missing.salient
             if t not in missing.not_in_vaults
-            and not any(" ".join(v.split()).lower() in context for v in variants(t))
+            and not any(_starts_a_word(" ".join(v.split()), context) for v in variants(t))
         ]
         if unseen:  # the context's words are stemmed only when a term is not there as written
-            stems = {stem(word) for word in tokenize(context)}
+            stems = {stem(word) for word in tokenize(context.lower())}
             unseen = [t for t in unseen if not _same_word_held(t, stems)]
         return replace(missing, not_in_context=tuple(unseen))
 
@@ -751,6 +751,19 @@ def _shown_text(chunk: StoredChunk) -> str:
     name = PurePosixPath(chunk.rel_path).stem
     spaced = re.sub(r"[._-]+", " ", name)
     return "\n".join((name, spaced, chunk.title, chunk.heading_path, chunk.text))
+
+
+def _starts_a_word(form: str, text: str) -> bool:
+    """Does ``text`` hold ``form`` (in any case) where a word or a part of a CamelCase word
+    starts: "mac" in "macOS", "Git" in "GitHub", "TeX" in "KaTeX", but not "ios" in
+    "scenarios" or "aws" in "draws". (A word that only starts like the term holds it too,
+    "Mac" in "machine": a form the notes write with an ending is held the same way.)"""
+    for found in re.finditer(re.escape(form), text, re.IGNORECASE):
+        start = found.start()
+        before = text[start - 1] if start else " "
+        if not before.isalnum() or (before.islower() and text[start].isupper()):
+            return True
+    return False
 
 
 def _same_word_held(term: str, stems: set[str]) -> bool:
