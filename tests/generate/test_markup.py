@@ -23,6 +23,9 @@ from notecite.generate.markup import (
         "```python",
         "  ~~~",
         "<br/>",
+        # an embedded video: several tags and no words
+        '<div style="position: relative;"><iframe src="https://x.test/embed/1" '
+        "allowfullscreen></iframe></div>",
     ],
 )
 def test_markup_only_lines(line: str) -> None:
@@ -38,6 +41,8 @@ def test_markup_only_lines(line: str) -> None:
         "| `--tag` | the npm tag |",
         "- a list item",
         "x --- y",
+        "<kbd>Ctrl</kbd>+<kbd>D</kbd>",
+        "<p>Tags between words</p>",
         # a code span written with three backticks on one line is no fence (CommonMark)
         "```Set-ExecutionPolicy Bypass -Scope Process```",
     ],

@@ -12,8 +12,11 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-# an image alone, a link definition ("[x]: url"), an HTML tag alone, a table rule or a rule
-_MARKUP = re.compile(r"^(!\[[^\]]*\]\([^)]*\)|\[[^\]]+\]:\s*\S+.*|<[^>]+>|[|:\- ]*-[|:\- ]*)$")
+# an image alone, a link definition ("[x]: url"), HTML tags alone (an embedded video's
+# "<div ...><iframe ...></iframe></div>"), a table rule or a rule
+_MARKUP = re.compile(
+    r"^(!\[[^\]]*\]\([^)]*\)|\[[^\]]+\]:\s*\S+.*|(?:<[^>]+>\s*)+|[|:\- ]*-[|:\- ]*)$"
+)
 # a backtick fence's info string holds no backtick (CommonMark): "```x```" is a code span
 _FENCE = re.compile(r"^(?:`{3,}[^`]*$|~{3,})")
 _BARE_LINK = re.compile(r"^\[[^\]]*\]\([^)]*\)$")
