@@ -187,6 +187,29 @@ def test_a_marker_in_place_of_a_releases_name_gets_the_name() -> None:
     assert "Import" not in Grounder().ground(answer, (note,), question).text
 
 
+def test_a_release_marker_goes_to_the_release_note_that_says_what_the_sentence_says() -> None:
+    # best ranked first: N1 told of the feature; the model read N3 first and wrote its id
+    def release(cid: str, title: str, text: str) -> ContextSource:
+        path = f"changelog.release.{title}.md"
+        return ContextSource(cid, "d", path, "### Highlights", text, line_start=9, title=title)
+
+    sources = (
+        release("N1", "0.101", "- feat(views): view more note links in the graph panel"),
+        release("N2", "0.96", "- feat(views): a local graph panel in the sidebar"),
+        release("N3", "0.104", "- fix(views): the graph panel button works again"),
+    )
+    question = "Since which release can the graph panel show more note links?"
+    answer = "Since the release [N3] (0.104), the graph panel shows more note links."
+    grounding = Grounder().ground(answer, sources, question)
+    assert grounding.text == "Since the release 0.101, the graph panel shows more note links [N1]."
+    # as many terms held by several: the best ranked of them, not the first read
+    tied = "Since the release [N3], the graph panel has it."
+    assert Grounder().ground(tied, sources, question).text.startswith("Since the release 0.101")
+    # a sentence that says nothing but the release keeps the model's marker
+    bare = "It was the release [N3]."
+    assert "0.104" in Grounder().ground(bare, sources, question).text
+
+
 def test_an_answer_that_gives_only_a_release_notes_date_names_the_release() -> None:
     release = ContextSource(
         "N1",

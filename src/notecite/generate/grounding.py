@@ -25,8 +25,10 @@ and a line that says the opposite share the same words, so no line can check it.
 
 A claim whose content is only its marker ("The version is [N3].") is repaired with the
 supporting line of the cited source (and, for a question about a release, with the title of
-the release note it points to: "The release is 0.33: ..."). Each supported claim keeps its
-supporting line, so a reference can point at the exact line.
+the release note it points to: "The release is 0.33: ..."). A marker written where a
+release's name goes ("Since the release [N4], ...") is given that name, from the release
+note whose lines hold most of what its sentence says (:func:`release_markers`). Each
+supported claim keeps its supporting line, so a reference can point at the exact line.
 """
 
 from __future__ import annotations
@@ -296,7 +298,13 @@ def paths_as_markers(answer: str, sources: Sequence[ContextSource]) -> str:
 
 
 # "In the release [N1], you could ...": the marker stands where the release's name should be
-_RELEASE_MARKER = re.compile(r"\b(release|version)\s+\[(N\d+)\]", re.IGNORECASE)
+# (and the version a model may write after it: "the release [N4] (0.104)", "(title: 0.64)")
+_RELEASE_MARKER = re.compile(
+    r"\b(release|version)\s+\[(N\d+)\]((?:\s*\((?:title:\s*)?v?\d+(?:\.\d+)+\))?)",
+    re.IGNORECASE,
+)
+# the words that name a release, not what it brought
+_RELEASE_WORDS = frozenset(content_terms("release releases version versions title"))
 
 
 # A heading that names a version: "## 0.88.0" of a changelog, "## v1.2 (2024-05-01)"
@@ -348,14 +356,59 @@ def _release_named(
 def release_markers(answer: str, sources: Sequence[ContextSource], question: str) -> str:
     """``answer`` with a marker written in place of a release's name ("in the release [N1]")
     given that name, the title of the release note it cites ("in the release 0.99 [N1]"),
-    when the question asks when something arrived."""
+    when the question asks when something arrived.
+
+    Which release note such a marker points to is the small model's least careful choice:
+    it writes the id of the first note it read, not of the one that says what the question
+    asks (:func:`_release_telling`). The marker is given the release note whose lines hold
+    most of what its sentence says, and a version the model wrote after the marker that
+    names the note it had picked ("the release [N4] (0.104)") goes with that choice."""
     by_cid = {s.cid: s for s in sources}
+    releases = [s for s in sources if _release_name(s, question)]
 
     def named(found: re.Match[str]) -> str:
-        name = _release_name(by_cid.get(found.group(2)), question)
-        return f"{found.group(1)} {name} [{found.group(2)}]" if name else found.group(0)
+        cid = found.group(2)
+        if len(releases) > 1 and cid in by_cid:
+            cid = _release_telling(_sentence_at(answer, found), cid, releases)
+        name = _release_name(by_cid.get(cid), question)
+        if not name:
+            return found.group(0)
+        own = found.group(3) or ""
+        picked = _release_name(by_cid[found.group(2)], question)
+        if name in own or (cid != found.group(2) and picked and picked in own):
+            own = ""  # "(0.104)" says the name again, or names the note the model had picked
+        return f"{found.group(1)} {name} [{cid}]{own}"
 
     return _RELEASE_MARKER.sub(named, answer)
+
+
+def _sentence_at(text: str, found: re.Match[str]) -> str:
+    """The sentence of ``text`` that ``found`` is in."""
+    start = max(text.rfind(stop, 0, found.start()) for stop in (". ", "? ", "! ", "\n"))
+    ends = [at for stop in (". ", "? ", "! ", "\n") if (at := text.find(stop, found.end())) >= 0]
+    return text[start + 1 : min(ends) if ends else len(text)]
+
+
+def _release_telling(sentence: str, cid: str, releases: Sequence[ContextSource]) -> str:
+    """Of the release notes ``releases`` (best ranked first), the id of the one whose lines
+    (read under its title and section) hold the largest share of ``sentence``'s terms
+    (versions, dates and the words "release", "version" left out: they name a release, not
+    what it brought); of several that hold as much, the best ranked (the retrieval's order,
+    not the model's pick, which leans to the first note it read); ``cid`` when the sentence
+    says nothing else."""
+    said = content_terms(_MARKERS.sub(" ", _RELEASE_MARKER.sub(" ", sentence)))
+    terms = {t: w for t, w in said.items() if not t[:1].isdigit() and t not in _RELEASE_WORDS}
+    if not terms:
+        return cid
+    held: dict[str, float] = {}
+    for source in releases:
+        framing = line_terms(f"{source.title}\n{source.heading_path}")
+        held[source.cid] = max(
+            (_score(terms, line_terms(text) | framing) for text, _ in _lines(source)),
+            default=0.0,
+        )
+    best = max(held.values())
+    return next(source.cid for source in releases if held[source.cid] >= best)
 
 
 def _opens_code_block(text: str) -> bool:
