@@ -208,6 +208,12 @@ def test_a_release_marker_goes_to_the_release_note_that_says_what_the_sentence_s
     # a sentence that says nothing but the release keeps the model's marker
     bare = "It was the release [N3]."
     assert "0.104" in Grounder().ground(bare, sources, question).text
+    # the marker as what the release is: repaired with the line of the note that tells of it
+    pointer = "The release that shows more note links in the graph panel is [N3]."
+    assert Grounder().ground(pointer, sources, question).text == (
+        "The release that shows more note links in the graph panel is 0.101: "
+        "feat(views): view more note links in the graph panel [N1]."
+    )
 
 
 def test_an_answer_that_gives_only_a_release_notes_date_names_the_release() -> None:

@@ -303,6 +303,11 @@ _RELEASE_MARKER = re.compile(
     r"\b(release|version)\s+\[(N\d+)\]((?:\s*\((?:title:\s*)?v?\d+(?:\.\d+)+\))?)",
     re.IGNORECASE,
 )
+# "The release that brought X is [N4].": the marker is what the sentence says the release is
+_RELEASE_IS_MARKER = re.compile(
+    r"(\b(?:release|version)\b[^.!?\[\]\n]*?\b(?:is|was))\s+\[(N\d+)\](?=\s*[.!]?\s*(?:$|\n))",
+    re.IGNORECASE,
+)
 # the words that name a release, not what it brought
 _RELEASE_WORDS = frozenset(content_terms("release releases version versions title"))
 
@@ -379,7 +384,15 @@ def release_markers(answer: str, sources: Sequence[ContextSource], question: str
             own = ""  # "(0.104)" says the name again, or names the note the model had picked
         return f"{found.group(1)} {name} [{cid}]{own}"
 
-    return _RELEASE_MARKER.sub(named, answer)
+    def told(found: re.Match[str]) -> str:
+        # only the marker's note is chosen: the repair of a claim that is only its marker
+        # names the release with the line that tells of it ("is 0.106.0: remove ...")
+        cid = found.group(2)
+        if len(releases) > 1 and cid in by_cid:
+            cid = _release_telling(_sentence_at(answer, found), cid, releases)
+        return f"{found.group(1)} [{cid}]"
+
+    return _RELEASE_IS_MARKER.sub(told, _RELEASE_MARKER.sub(named, answer))
 
 
 def _sentence_at(text: str, found: re.Match[str]) -> str:
