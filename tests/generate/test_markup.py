@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from notecite.generate.markup import (
+    code_roles,
     compact,
     is_markup,
     is_markup_or_link,
@@ -105,3 +106,10 @@ def test_unwrap_joins_a_hard_wrapped_paragraph_and_keeps_where_each_line_began()
     # a capital starts a statement of its own: a line without a stop is not run on into it
     assert "enhance(publish): make search mode the default" in texts
     assert texts[0] == "# Images"
+
+
+def test_code_roles_name_each_fence_and_the_lines_between() -> None:
+    lines = ["Run:", "```bash", "foam daily", "```", "Done.", "~~~", "left open"]
+    assert code_roles(lines) == ["text", "open", "code", "close", "text", "open", "code"]
+    # a code span written with three backticks on one line opens nothing
+    assert code_roles(["```x```", "text"]) == ["text", "text"]

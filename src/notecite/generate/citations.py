@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 from notecite.generate.base import ContextSource
-from notecite.generate.markup import is_fence
+from notecite.generate.markup import code_roles
 from notecite.generate.prompts import TOP_OF_NOTE
 
 _NUMBERED = re.compile(r"\[\s*(N\d+(?:\s*[,;]\s*N\d+)*)\s*\]")
@@ -101,15 +101,12 @@ def _tidy(text: str) -> str:
     """``text`` without the spaces a removed citation left ("x [N9]." -> "x."); each line
     keeps its indent, and the lines of a fenced code block all their spaces (they are
     code, fenced or not: grounding fences a JSON block written bare)."""
-    lines: list[str] = []
-    fenced = False
-    for line in text.split("\n"):
-        if is_fence(line.strip()):
-            fenced = not fenced
-            lines.append(line)
-        else:
-            lines.append(line if fenced else _tidy_prose(line))
-    return "\n".join(lines).strip()
+    lines = text.split("\n")
+    tidied = (
+        _tidy_prose(line) if role == "text" else line
+        for line, role in zip(lines, code_roles(lines), strict=True)
+    )
+    return "\n".join(tidied).strip()
 
 
 def validate_citations(

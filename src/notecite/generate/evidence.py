@@ -33,7 +33,7 @@ from dataclasses import dataclass
 
 from notecite.generate.context import ContextBlock, TokenCounter
 from notecite.generate.grounding import content_terms, line_terms
-from notecite.generate.markup import compact, is_fence, is_markup, names_section
+from notecite.generate.markup import code_roles, compact, is_fence, is_markup, names_section
 
 GAP = "…"
 BEFORE = 1  # lines kept before a line that scores, when it is read with them
@@ -136,14 +136,12 @@ def _code_intros(lines: Sequence[ScoredLine]) -> dict[int, int]:
     """For each line inside a fenced code block, the shown line before the block's opening
     fence (what the block is: "Create a file named `custom.css` ... add the following.")."""
     intros: dict[int, int] = {}
-    inside = False
     intro: int | None = None  # the shown line before the open block's fence
-    for line in lines:
-        if is_fence(line.text):
-            inside = not inside
+    for line, role in zip(lines, code_roles(line.text for line in lines), strict=True):
+        if role == "open":
             shown = (p for p in range(line.position - 1, -1, -1) if lines[p].shown)
-            intro = next(shown, None) if inside else None
-        elif inside and intro is not None:
+            intro = next(shown, None)
+        elif role == "code" and intro is not None:
             intros[line.position] = intro
     return intros
 

@@ -12,7 +12,7 @@ from collections.abc import Iterator, Sequence
 from notecite.config import GenerationSettings
 from notecite.generate.base import ContextSource, GenerationRequest
 from notecite.generate.citations import FALLBACK_ANSWER
-from notecite.generate.markup import is_markup_or_link, split_outside_code, unwrap
+from notecite.generate.markup import code_roles, is_markup_or_link, split_outside_code, unwrap
 from notecite.generate.prompts import TOP_OF_NOTE, as_data
 from notecite.retrieve.releases import asks_when_released, is_release_note
 from notecite.retrieve.terms import query_terms, stem
@@ -49,15 +49,13 @@ def statements(text: str) -> list[str]:
     in a colon ("Create today's note:") joined to what it introduces, which is usually the
     answer to a how-to."""
     parts: list[str] = []
-    in_code = False
-    for line in unwrap(text.split("\n")):  # a hard-wrapped sentence is one sentence
+    lines = unwrap(text.split("\n"))  # a hard-wrapped sentence is one sentence
+    for line, role in zip(lines, code_roles(line.text for line in lines), strict=True):
         stripped = line.text.strip()
-        if stripped.startswith(("```", "~~~")):
-            in_code = not in_code
-        elif in_code:
+        if role == "code":
             if stripped and "`" not in stripped:
                 parts.append(f"`{stripped}`")
-        elif not stripped.startswith("#"):
+        elif role == "text" and not stripped.startswith("#"):
             parts.extend(p for p in split_outside_code(_SENTENCE, stripped) if p.strip())
     joined: list[str] = []
     for part in parts:

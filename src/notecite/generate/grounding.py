@@ -44,7 +44,13 @@ import numpy as np
 
 from notecite.generate.base import ContextSource
 from notecite.generate.dates import find_dates
-from notecite.generate.markup import is_fence, is_markup_or_link, split_outside_code, unwrap
+from notecite.generate.markup import (
+    code_roles,
+    is_fence,
+    is_markup_or_link,
+    split_outside_code,
+    unwrap,
+)
 from notecite.generate.prompts import shown_paths
 from notecite.generate.reading import asks_yes_or_no
 from notecite.retrieve.releases import asks_when_released, is_release_note
@@ -455,14 +461,12 @@ def _fence_bare_json(answer: str) -> str:
     """``answer`` with each JSON block it wrote without fences put between fences, so that
     it is one claim, shown as code, and not a line of prose per key."""
     lines = answer.split("\n")
+    roles = code_roles(lines)
     out: list[str] = []
-    fenced = False
     index = 0
     while index < len(lines):
         line = lines[index]
-        if is_fence(line.strip()):
-            fenced = not fenced
-        end = None if fenced else _json_end(lines, index)
+        end = _json_end(lines, index) if roles[index] == "text" else None
         if end is None or not _OPENS_JSON.match(line.strip()):
             out.append(line)
             index += 1

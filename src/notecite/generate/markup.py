@@ -9,8 +9,9 @@ spaces for the eye; one space says the same.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 # an image alone, a link definition ("[x]: url"), HTML tags alone (an embedded video's
 # "<div ...><iframe ...></iframe></div>"), a table rule or a rule
@@ -36,6 +37,23 @@ def is_markup(line: str) -> bool:
 def is_fence(line: str) -> bool:
     """``line`` opens or closes a code block (```` ``` ```` or ``~~~``)."""
     return bool(_FENCE.match(line.strip()))
+
+
+LineRole = Literal["open", "close", "code", "text"]
+
+
+def code_roles(lines: Iterable[str]) -> list[LineRole]:
+    """What each of ``lines`` is to the fenced code blocks: the fence that opens one, the
+    fence that closes it, a line inside it, or text (a block left open runs to the end)."""
+    roles: list[LineRole] = []
+    inside = False
+    for line in lines:
+        if is_fence(line):
+            roles.append("close" if inside else "open")
+            inside = not inside
+        else:
+            roles.append("code" if inside else "text")
+    return roles
 
 
 def is_markup_or_link(line: str) -> bool:
@@ -107,18 +125,14 @@ def unwrap(lines: Sequence[str]) -> list[Unwrapped]:
     to paste images"). Lines of a code block, blank lines, headings, table rows, markup and
     bare links stay as they are."""
     found: list[Unwrapped] = []
-    in_code = False
     joinable = False  # may the next line continue the last one found?
-    for index, line in enumerate(lines):
+    for index, (line, role) in enumerate(zip(lines, code_roles(lines), strict=True)):
         stripped = line.strip()
-        fence = bool(_FENCE.match(stripped))
-        if fence:
-            in_code = not in_code
+        text_line = role == "text"  # no fence, no line of a code block
         if (
             joinable
             and stripped
-            and not in_code
-            and not fence
+            and text_line
             and not _BLOCK_START.match(line)
             and not is_markup_or_link(stripped)
             # "now has ...", "[1.79](...)": a capital may start a statement of its own
@@ -132,8 +146,7 @@ def unwrap(lines: Sequence[str]) -> list[Unwrapped]:
         text = found[-1].text.strip()
         joinable = (
             bool(text)
-            and not in_code
-            and not fence
+            and text_line
             and not text.startswith(("#", "|"))
             and not is_markup_or_link(text)
             and not _STATEMENT_END.search(text)
