@@ -574,10 +574,22 @@ def test_a_lead_in_whose_list_was_removed_goes_with_it() -> None:
     )
     grounding = Grounder().ground(answer, SOURCES, "How do I move the launch?")
     assert grounding.text == "The Apollo launch is on March 14 at the Lisbon office [N1]."
-    # a lead-in whose list stands in part keeps its place
+    # a lead-in whose list stands in part keeps its place, the item left numbered 1
     kept = answer.replace("2. Click the reschedule button", "2. Book the Lisbon office")
     grounding = Grounder().ground(kept, SOURCES, "How do I move the launch?")
-    assert grounding.text.startswith("To move the launch, follow these steps:\n2. Book the")
+    assert grounding.text.startswith("To move the launch, follow these steps:\n1. Book the")
+
+
+def test_list_items_are_numbered_on_where_a_removed_one_left_a_gap() -> None:
+    steps = (
+        "To move the launch:\n"
+        "1. Book the Lisbon office [N1].\n"
+        "2. Open the rocket settings panel [N1].\n"
+        "3. Move the Apollo launch from March 14 [N1].\n"
+        "1. Book the Lisbon office again [N1]."
+    )
+    grounding = Grounder().ground(steps, SOURCES, "How do I move the launch?")
+    assert [line[:3] for line in grounding.text.split("\n")[1:]] == ["1. ", "2. ", "1. "]
 
 
 def test_a_command_is_held_by_a_line_giving_its_options_in_another_order() -> None:

@@ -927,10 +927,31 @@ def _cite(body: str, cids: Sequence[str]) -> str:
     return body + markers
 
 
+# a numbered list item's number ("2. Click ...", "3) Run ...")
+_ITEM_NUMBER = re.compile(r"^(\d{1,3})([.)]\s)")
+
+
+def _renumbered(claims: Sequence[str]) -> list[str]:
+    """``claims`` with the numbers of their list items made to run on where a removed
+    claim left a gap ("2. ... 3. ..." after step 1 was removed reads "1. ... 2. ...");
+    an item numbered 1 starts a new list."""
+    out: list[str] = []
+    shown = 0  # the number the last item is shown with (0: no item yet)
+    for claim in claims:
+        found = _ITEM_NUMBER.match(claim)
+        if found is None:
+            out.append(claim)
+            continue
+        number = int(found.group(1))
+        shown = 1 if number == 1 or not shown else min(number, shown + 1)
+        out.append(f"{shown}{found.group(2)}{claim[found.end() :]}")
+    return out
+
+
 def _join(claims: Sequence[str]) -> str:
     text = ""
     after_code = False
-    for claim in claims:
+    for claim in _renumbered(claims):
         code = _opens_code_block(claim)
         if not text:
             text = claim
