@@ -214,6 +214,13 @@ def test_a_release_marker_goes_to_the_release_note_that_says_what_the_sentence_s
         "The release that shows more note links in the graph panel is 0.101: "
         "feat(views): view more note links in the graph panel [N1]."
     )
+    # after a marker named earlier in the answer, its sentence is still the one it is in
+    both = f"Since the release [N3] (0.104), the graph panel has it. {pointer}"
+    assert (
+        Grounder()
+        .ground(both, sources, question)
+        .text.endswith("is 0.101: feat(views): view more note links in the graph panel [N1].")
+    )
 
 
 def test_an_answer_that_gives_only_a_release_notes_date_names_the_release() -> None:

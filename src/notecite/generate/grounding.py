@@ -390,6 +390,8 @@ def release_markers(answer: str, sources: Sequence[ContextSource], question: str
             own = ""  # "(0.104)" says the name again, or names the note the model had picked
         return f"{found.group(1)} {name} [{cid}]{own}"
 
+    answer = _RELEASE_MARKER.sub(named, answer)
+
     def told(found: re.Match[str]) -> str:
         # only the marker's note is chosen: the repair of a claim that is only its marker
         # names the release with the line that tells of it ("is 0.106.0: remove ...")
@@ -398,7 +400,7 @@ def release_markers(answer: str, sources: Sequence[ContextSource], question: str
             cid = _release_telling(_sentence_at(answer, found), cid, releases)
         return f"{found.group(1)} [{cid}]"
 
-    return _RELEASE_IS_MARKER.sub(told, _RELEASE_MARKER.sub(named, answer))
+    return _RELEASE_IS_MARKER.sub(told, answer)
 
 
 def _sentence_at(text: str, found: re.Match[str]) -> str:
