@@ -215,6 +215,7 @@ class AskPipeline:
         absent = retrieved.missing.unheld
         # the question with its misspelt words read as the notes' words ("tempalte")
         asked = with_readings(request.question, retrieved.readings)
+        threshold = reading_threshold(self._settings, retrieved.read_first)
         answer = answer_with_citations(
             self._llm,
             asked,
@@ -230,7 +231,7 @@ class AskPipeline:
                 max_tokens=self._generation.max_tokens,
                 grounder=self._grounder,
                 quote_unsupported=self._settings.quote_unsupported,
-                reading_threshold=reading_threshold(self._settings, retrieved.read_first),
+                reading_threshold=threshold,
                 read_first=retrieved.read_first,
             ),
             on_token,
@@ -240,15 +241,17 @@ class AskPipeline:
             place_quotes(answer, kept, self._note_lines)
         record_generation(debug, answer, started)
         debug.invalid_citations = list(answer.invalid)
-        return finish(self._response(answer, kept, debug, retrieved.read_first))
+        return finish(self._response(answer, kept, debug, threshold))
 
     def _response(
         self,
         answer: CitedAnswer,
         kept: Sequence[Candidate],
         debug: DebugInfo,
-        doubted: bool = False,
+        threshold: float | None,
     ) -> AskResponse:
+        """The response for ``answer`` (``threshold``: the reading check's, named in the
+        debug view's note when the model read the context and did not find the answer)."""
         in_context = references(answer, kept, answer.members)
         debug.claims = claim_checks(answer)
         if answer.outcome == "failed":
@@ -273,8 +276,7 @@ class AskPipeline:
         if answer.outcome == "unanswered":
             debug.notes.append(
                 f"the model read the context and did not find the answer (P(yes) "
-                f"{answer.reading or 0.0:.2f} under "
-                f"{reading_threshold(self._settings, doubted) or 0.0:.2f})"
+                f"{answer.reading or 0.0:.2f} under {threshold or 0.0:.2f})"
             )
         if answer.outcome == "fallback":
             debug.notes.append("answer carried no supported citation; replaced by the fallback")

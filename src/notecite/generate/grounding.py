@@ -403,6 +403,15 @@ def release_markers(answer: str, sources: Sequence[ContextSource], question: str
     return _RELEASE_IS_MARKER.sub(told, answer)
 
 
+def _framing(source: ContextSource) -> set[str]:
+    """The terms a line of ``source`` is read under: its note's title and section ("0.47" >
+    "Highlights"), and the date in its file name (a daily note 2024-01-15.md, a dated
+    release note)."""
+    return line_terms(f"{source.title}\n{source.heading_path}") | set(
+        find_dates(source.rel_path)[0]
+    )
+
+
 def _sentence_at(text: str, found: re.Match[str]) -> str:
     """The sentence of ``text`` that ``found`` is in."""
     start = max(text.rfind(stop, 0, found.start()) for stop in (". ", "? ", "! ", "\n"))
@@ -423,7 +432,7 @@ def _release_telling(sentence: str, cid: str, releases: Sequence[ContextSource])
         return cid
     held: dict[str, float] = {}
     for source in releases:
-        framing = line_terms(f"{source.title}\n{source.heading_path}")
+        framing = _framing(source)
         held[source.cid] = max(
             (_score(terms, line_terms(text) | framing) for text, _ in _lines(source)),
             default=0.0,
@@ -707,12 +716,7 @@ class Grounder:
         question_terms = set(content_terms(question))
         verdicts = asks_yes_or_no(question)  # "Yes, X does Y" only restates it
         cosines = self._cosines(claims, lines)
-        # a line is read under its note's title and section ("0.47" > "Highlights")
-        # (and the date in its file name: a daily note 2024-01-15.md, a dated release note)
-        framing = {
-            s.cid: line_terms(f"{s.title}\n{s.heading_path}") | set(find_dates(s.rel_path)[0])
-            for s in sources
-        }
+        framing = {s.cid: _framing(s) for s in sources}
         held = {
             cid: [line_terms(text) | framing[cid] for text, _ in found]
             for cid, found in lines.items()
