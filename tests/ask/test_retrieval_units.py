@@ -8,7 +8,7 @@ import pytest
 
 from notecite.retrieve.folders import parse_folder_array, position_weight, resolve_user_folder
 from notecite.retrieve.rerank import final_score, lexical_score, rerank_scores
-from notecite.retrieve.terms import query_terms, stem
+from notecite.retrieve.terms import fold, query_terms, stem
 from notecite.types import Vault
 
 V1 = Vault(id=1, name="work", path=Path("/notes/work"))
@@ -33,10 +33,17 @@ def test_query_terms_drop_stopwords_and_repeats() -> None:
         ("class", "classes"),
         ("process", "processes", "processed"),
         ("move", "moved", "moves"),
+        ("café", "cafe", "cafés"),
+        ("ögedei", "ogedei"),
     ],
 )
 def test_the_forms_of_a_word_meet(forms: tuple[str, ...]) -> None:
     assert len({stem(word) for word in forms}) == 1, [stem(word) for word in forms]
+
+
+def test_accents_of_latin_letters_only_are_folded() -> None:
+    assert fold("Töregene, Ögedei, Piñera, Besançon") == "Toregene, Ogedei, Pinera, Besancon"
+    assert fold("Пётр, 日本") == "Пётр, 日本"  # other scripts keep their letters
 
 
 def test_short_words_and_words_ending_in_s_stay_whole() -> None:

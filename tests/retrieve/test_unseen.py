@@ -42,3 +42,12 @@ def test_a_term_is_held_where_a_word_or_a_camel_case_part_starts_not_inside_a_wo
     assert RetrievalStage._unseen(missing, inside).not_in_context == missing.salient
     starts = kept("On macOS, KaTeX renders math and GitHub hosts the repo; AWS-hosted too.")
     assert RetrievalStage._unseen(missing, starts).not_in_context == ("iOS",)
+
+
+def test_a_name_typed_without_its_accents_is_held_where_the_notes_write_them() -> None:
+    missing = MissingTerms(salient=("Ogedei", "Jose", "Zoe", "Muller"), not_in_vaults=())
+    text = "Töregene Khatun, Ögedei's wife, met José and Zoë in Besançon."
+    assert RetrievalStage._unseen(missing, kept(text)).not_in_context == ("Muller",)
+    # and the other way round: a question with accents, a note without them
+    typed = MissingTerms(salient=("Ögedei", "Müller"), not_in_vaults=())
+    assert RetrievalStage._unseen(typed, kept("Ogedei met Mr Muller.")).not_in_context == ()

@@ -46,7 +46,7 @@ from notecite.retrieve.salient import (
     without_names,
     without_own_names,
 )
-from notecite.retrieve.terms import query_terms, stem, tokenize
+from notecite.retrieve.terms import fold, query_terms, stem, tokenize
 from notecite.retrieve.timehints import TimeRange, parse_time_hint
 from notecite.retrieve.typos import respell, with_readings
 from notecite.schemas.ask import AskRequest, AutoRagMode, DebugInfo, FolderSelection
@@ -696,7 +696,7 @@ class RetrievalStage:
         """``missing`` with ``not_in_context`` set to the salient terms in the vaults that no
         chunk of ``kept`` holds, in its text or in the name, title and headings the context
         shows it under (a note titled "Workspace CLI" mentions the CLI)."""
-        context = " ".join(" ".join(_shown_text(c.chunk).split()) for c in kept)
+        context = fold(" ".join(" ".join(_shown_text(c.chunk).split()) for c in kept))
         unseen = [
             t
             for t in missing.salient
@@ -757,7 +757,10 @@ def _starts_a_word(form: str, text: str) -> bool:
     """Does ``text`` hold ``form`` (in any case) where a word or a part of a CamelCase word
     starts: "mac" in "macOS", "Git" in "GitHub", "TeX" in "KaTeX", but not "ios" in
     "scenarios" or "aws" in "draws". (A word that only starts like the term holds it too,
-    "Mac" in "machine": a form the notes write with an ending is held the same way.)"""
+    "Mac" in "machine": a form the notes write with an ending is held the same way.)
+    ``text`` comes without accents (:func:`~notecite.retrieve.terms.fold`), and ``form``'s do
+    not count: "Ogedei" is in "Ögedei's"."""
+    form = fold(form)
     for found in re.finditer(re.escape(form), text, re.IGNORECASE):
         start = found.start()
         before = text[start - 1] if start else " "

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from functools import lru_cache
 
 from notecite.spelling import american
@@ -32,6 +33,21 @@ def query_terms(text: str) -> list[str]:
     return list(dict.fromkeys(t for t in tokenize(text) if t not in STOPWORDS))
 
 
+@lru_cache(maxsize=65536)
+def _folded_char(char: str) -> str:
+    base = unicodedata.normalize("NFD", char)[0]
+    return base if base.isascii() else char
+
+
+def fold(text: str) -> str:
+    """``text`` with the accents of Latin letters removed ("Ögedei" as "Ogedei", "José" as
+    "Jose"), as the full-text index reads words: a question typed without them still meets
+    the note that has them. Letters of other scripts are left as they are."""
+    if text.isascii():
+        return text
+    return "".join(_folded_char(c) for c in text)
+
+
 _SIBILANT_PLURAL = ("sses", "xes", "zes", "ches", "shes")
 
 
@@ -40,8 +56,9 @@ def stem(word: str) -> str:
     """Strip a few common English suffixes so that the forms of a word meet: a plural, then
     ``-ing`` or ``-ed``, then a final ``e`` ("notes" and "note", "features" and "feature",
     "launches", "launched" and "launch", "created" and "create", "queries" and "query"); a
-    British spelling is read as the American one first ("colours" and "colors")."""
-    word = american(word)
+    British spelling is read as the American one first ("colours" and "colors"), and a letter
+    with an accent as the letter without it ("café" and "cafe")."""
+    word = american(fold(word))
     if len(word) > 4 and word.endswith("ies"):
         word = word[:-3] + "y"
     elif len(word) > 4 and word.endswith(_SIBILANT_PLURAL):
