@@ -254,6 +254,8 @@ class AskPipeline:
         debug view's note when the model read the context and did not find the answer)."""
         in_context = references(answer, kept, answer.members)
         debug.claims = claim_checks(answer)
+        if answer.looped:
+            debug.notes.append("the model wrote the same lines again and again: they are read once")
         if answer.outcome == "failed":
             debug.uncited_references = True
             return AskResponse(

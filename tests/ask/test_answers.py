@@ -308,3 +308,16 @@ def test_preparing_the_model_has_it_read_the_answer_prompts_fixed_start(
     assert call is not warm
     assert warm.messages[0] == call.messages[0]
     assert call.messages[1].content.startswith(warm.messages[1].content.split("\n")[0])
+
+
+def test_a_model_caught_in_a_loop_is_read_once(make_engine: MakeEngine) -> None:
+    probe = make_engine(llm=ScriptedLLM()).ask(AskRequest(question=APOLLO, debug=True))
+    launch = _position(probe, "projects/work/apollo.md", "# Apollo > ## Launch")
+    line = f"The Apollo launch is scheduled for March 14 [N{launch}].\n"
+    llm = ScriptedLLM(f"Here is when:\n{line * 6}The Apollo launch is sch")
+    response = make_engine(llm=llm).ask(AskRequest(question=APOLLO, debug=True))
+
+    assert response.answer.count("March 14") == 1
+    assert "again and again" in " ".join(debug_of(response).notes)
+    twice = make_engine(llm=ScriptedLLM(line * 2)).ask(AskRequest(question=APOLLO, debug=True))
+    assert not any("again and again" in note for note in debug_of(twice).notes)

@@ -154,3 +154,24 @@ def test_how_llama_cpps_threads_wait_follows_spin_wait_unless_the_environment_sa
         timeout=120,
     )
     assert json.loads(done.stdout.strip().splitlines()[-1]) == expected
+
+
+@pytest.mark.slow
+def test_a_generation_caught_in_a_loop_is_stopped_without_an_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    llm = LocalLLM(GenerationSettings(model="smollm2", threads=2, context_size=512), tmp_path)
+    poem = GenerationRequest(
+        messages=(ChatMessage("user", "Write a poem of twelve short lines about the sea."),),
+        max_tokens=120,
+        temperature=0.0,
+    )
+    whole = llm.generate(poem)
+    assert whole.count("\n") > 3
+    # a stand-in for a loop found once the second line is written (SmolLM2 seldom loops)
+    monkeypatch.setattr(
+        "notecite.generate.local.loop_start", lambda text: 0 if text.count("\n") >= 2 else None
+    )
+    stopped = llm.generate(poem)
+    assert whole.startswith(stopped)
+    assert 2 <= stopped.count("\n") < whole.count("\n")

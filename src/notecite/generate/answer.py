@@ -43,6 +43,7 @@ from notecite.generate.context import (
 from notecite.generate.evidence import select_evidence
 from notecite.generate.extractive import quote_sentences
 from notecite.generate.grounding import Grounder, Grounding, SupportLine
+from notecite.generate.loops import loop_start, without_loop
 from notecite.generate.prompts import (
     TOP_OF_NOTE,
     echoes_hint,
@@ -147,6 +148,11 @@ class CitedAnswer:
     def blocks(self) -> int:
         """How many context blocks the model saw."""
         return len(self.sources)
+
+    @property
+    def looped(self) -> bool:
+        """Did the model write one block of lines again and again (read once)?"""
+        return loop_start(self.raw) is not None
 
 
 def context_sources(
@@ -343,7 +349,10 @@ def _checked_answer(
             context_tokens=context_tokens,
         )
     elapsed = (time.perf_counter() - started) * 1000
-    validated, text, cited, grounding = _checked_claims(raw, sources, question, settings)
+    # a model caught in a loop wrote one block again and again: it is read once
+    validated, text, cited, grounding = _checked_claims(
+        without_loop(raw), sources, question, settings
+    )
     if validated.invalid:
         logger.warning("removed %d citation(s) matching no source", len(validated.invalid))
     outcome: Outcome = "answered"

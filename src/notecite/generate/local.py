@@ -20,6 +20,7 @@ from notecite.config import GenerationSettings
 from notecite.errors import LLMError, LLMTimeoutError
 from notecite.generate.base import ChatMessage, GenerationRequest, GenerationUsage, ModelProgress
 from notecite.generate.local_model import DEFAULT_MODEL, resolve_model
+from notecite.generate.loops import loop_start
 from notecite.generate.reading import yes_share
 
 logger = logging.getLogger(__name__)
@@ -139,6 +140,7 @@ class LocalLLM:
         timed_out = threading.Event()
         closed = threading.Event()
         failure: list[str] = []
+        written: list[str] = []
 
         def on_chunk(chunk: Any) -> bool:
             if isinstance(chunk, dict):
@@ -150,6 +152,10 @@ class LocalLLM:
                     text = (choice.get("delta") or {}).get("content")
                     if text:
                         pieces.put(str(text))
+                        written.append(str(text))
+                        if "\n" in text and loop_start("".join(written)) is not None:
+                            # caught in a loop: nothing after this is new (generate/loops.py)
+                            return True
             if time.monotonic() > deadline:
                 timed_out.set()
                 return True  # abort the generation
