@@ -249,6 +249,11 @@ class AskSettings(_Section):
         description="weak retrieval for a question with at least this share of its terms in "
         "no note is off-topic: auto-RAG does not ask the model to search again (1: never skip)",
     )
+    auto_rag_local: bool = Field(
+        default=False,
+        description="auto: also ask the bundled local model for HyDE and a rewrite (5-25 s a "
+        "weak question on 2 cores); off, its second pass only searches deeper",
+    )
     auto_rag_timeout_s: float = Field(default=20.0, gt=0, description="per LLM step")
     auto_rag_depth: int = Field(
         default=3, ge=1, le=20, description="the second pass searches hits_per_scope x this"

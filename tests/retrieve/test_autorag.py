@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from notecite import Engine, load_settings
-from notecite.retrieve.autorag import parse_queries, rrf_merge, strength, weakness
+from notecite.retrieve.autorag import HYDE_PROMPT, parse_queries, rrf_merge, strength, weakness
 from notecite.retrieve.retriever import Candidate
 from notecite.schemas.ask import AskRequest, AutoRagDebug, DebugInfo
 from notecite.store.base import StoredChunk
@@ -207,3 +207,32 @@ def test_a_weak_off_topic_question_asks_the_model_nothing(make_engine: MakeEngin
     auto = debug_of(engine, AskRequest(question=question)).auto_rag
     assert auto.triggered
     assert {s.name for s in auto.steps} >= {"hyde", "rewrite"}
+
+
+def test_the_bundled_model_is_not_asked_unless_configured_or_asked_always(
+    make_engine: MakeEngine,
+) -> None:
+    ask = {"auto_rag": "auto", "hits_per_scope": 1, "keyword_depth": 1, "folder_ranking": False}
+    question = AskRequest(question="Apollo launch weather antenna budget?")
+
+    def model_steps(llm: ScriptedLLM, request: AskRequest, **more: object) -> dict[str, str]:
+        auto = debug_of(make_engine(ask={**ask, **more}, llm=llm), request).auto_rag
+        assert auto.triggered
+        assert any(s.name == "second_pass" and s.status == "ok" for s in auto.steps)
+        return {s.name: s.status for s in auto.steps if s.name != "second_pass"}
+
+    def hyde_asked(llm: ScriptedLLM) -> bool:
+        return any(HYDE_PROMPT in m.content for call in llm.calls for m in call.messages)
+
+    local = ScriptedLLM("The launch is at dawn.", name="local")
+    assert model_steps(local, question) == {"hyde": "skipped", "rewrite": "skipped"}
+    assert not hyde_asked(local)  # the second pass only searched deeper
+    asked = ScriptedLLM("The launch is at dawn.", name="local")
+    assert model_steps(asked, question, auto_rag_local=True)["hyde"] == "ok"
+    assert hyde_asked(asked)
+    always = ScriptedLLM("The launch is at dawn.", name="local")
+    request = question.model_copy(update={"auto_rag": "always"})
+    assert model_steps(always, request)["hyde"] == "ok"
+    # a remote model writes a step in a second or two: it is asked
+    remote = ScriptedLLM("The launch is at dawn.", name="openai")
+    assert model_steps(remote, question)["hyde"] == "ok"

@@ -69,6 +69,8 @@ class AutoRagOptions:
     multi_query: bool = False
     rewrites: int = 3
     max_tokens: int = 128
+    ask_model: bool = True
+    """Ask the LLM for HyDE and a rewrite (off: the second pass only searches deeper)."""
 
 
 @dataclass
@@ -266,11 +268,21 @@ class AutoRag:
             vector = self._embedder.embed_query(text)
         return search(text, vector)
 
-    def _hyde(self, question: str, query: Vectors | None, debug: AutoRagDebug) -> Vectors | None:
+    def _writer(self, step: str, debug: AutoRagDebug) -> LLM | None:
+        """The LLM that writes ``step``, or None (the step is recorded as skipped)."""
         if not llm_can_generate(self._llm) or self._llm is None:
-            debug.steps.append(AutoRagStep(name="hyde", status="skipped", detail="no LLM"))
+            debug.steps.append(AutoRagStep(name=step, status="skipped", detail="no LLM"))
             return None
-        llm = self._llm
+        if not self._options.ask_model:
+            detail = "the model is not asked (auto_rag_local): the second pass searches deeper"
+            debug.steps.append(AutoRagStep(name=step, status="skipped", detail=detail))
+            return None
+        return self._llm
+
+    def _hyde(self, question: str, query: Vectors | None, debug: AutoRagDebug) -> Vectors | None:
+        llm = self._writer("hyde", debug)
+        if llm is None:
+            return None
         opts = self._options
 
         def write_and_embed() -> Vectors | None:
@@ -293,10 +305,9 @@ class AutoRag:
     def _rewrites(self, question: str, debug: AutoRagDebug) -> list[str]:
         opts = self._options
         name = "multi_query" if opts.multi_query else "rewrite"
-        if not llm_can_generate(self._llm) or self._llm is None:
-            debug.steps.append(AutoRagStep(name=name, status="skipped", detail="no LLM"))
+        llm = self._writer(name, debug)
+        if llm is None:
             return []
-        llm = self._llm
         wanted = opts.rewrites if opts.multi_query else 1
         system = MULTI_PROMPT.format(n=wanted) if opts.multi_query else REWRITE_PROMPT
         reply, status, ms, detail = _timed(

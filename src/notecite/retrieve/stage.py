@@ -296,6 +296,8 @@ class RetrievalStage:
             timeout_s=s.auto_rag_timeout_s,
             multi_query=s.multi_query if request.multi_query is None else request.multi_query,
             rewrites=s.multi_query_rewrites,
+            # the bundled model writes a step in 5-25 s on 2 cores; asked for "always", it is
+            ask_model=mode == "always" or s.auto_rag_local or self._llm.name != "local",
         )
         auto = AutoRag(self._llm, self._embedder, options)
         debug.auto_rag = auto.decide(mode, retrieval.candidates, kept, query is not None)
