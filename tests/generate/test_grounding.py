@@ -382,6 +382,23 @@ def test_a_claim_supported_by_another_source_is_cited_to_it() -> None:
     assert grounding.text == "A storm could delay the launch [N2]."
 
 
+def test_a_claim_its_source_barely_holds_goes_to_the_source_that_says_it() -> None:
+    says = "If a file `projects.md` sits beside the `projects/` folder, the link opens it."
+    files = (
+        ContextSource("N1", "v", "wikilinks.md", "# Wikilinks", f"A folder note wins.\n{says}"),
+        ContextSource("N2", "v", "tips.md", "# Tips", "Open any file like `projects.md` fast."),
+    )
+    question = "Which one does [[projects]] open?"
+    answer = "The link opens the `projects.md` file beside the folder [N2]."
+    grounding = Grounder().ground(answer, files, question)
+    (claim,) = grounding.claims
+    assert claim.status == "recited"  # N2's line holds half of it, N1's all
+    assert grounding.text == "The link opens the `projects.md` file beside the folder [N1]."
+    # a source that holds it as well as the cited one leaves the model's citation alone
+    both = (files[0], dataclasses.replace(files[1], text=says))
+    assert Grounder().ground(answer, both, question).text == answer
+
+
 def test_an_answer_with_no_supported_claim_has_no_text_left() -> None:
     grounding = Grounder().ground("It works with Logseq [N1].", SOURCES, "Logseq?")
     assert grounding.text == ""
