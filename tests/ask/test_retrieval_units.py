@@ -44,6 +44,7 @@ def test_the_forms_of_a_word_meet(forms: tuple[str, ...]) -> None:
 def test_accents_of_latin_letters_only_are_folded() -> None:
     assert fold("Töregene, Ögedei, Piñera, Besançon") == "Toregene, Ogedei, Pinera, Besancon"
     assert fold("Пётр, 日本") == "Пётр, 日本"  # other scripts keep their letters
+    assert fold("Jose\u0301 Zoe\u0308") == "Jose Zoe"  # an accent written as a mark after it
 
 
 def test_short_words_and_words_ending_in_s_stay_whole() -> None:

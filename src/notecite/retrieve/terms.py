@@ -33,19 +33,19 @@ def query_terms(text: str) -> list[str]:
     return list(dict.fromkeys(t for t in tokenize(text) if t not in STOPWORDS))
 
 
-@lru_cache(maxsize=65536)
-def _folded_char(char: str) -> str:
-    base = unicodedata.normalize("NFD", char)[0]
-    return base if base.isascii() else char
-
-
 def fold(text: str) -> str:
     """``text`` with the accents of Latin letters removed ("Ögedei" as "Ogedei", "José" as
-    "Jose"), as the full-text index reads words: a question typed without them still meets
-    the note that has them. Letters of other scripts are left as they are."""
+    "Jose", whether the accent is part of the letter or a combining mark after it), as the
+    full-text index reads words: a question typed without them still meets the note that
+    has them. Letters of other scripts are left as they are."""
     if text.isascii():
         return text
-    return "".join(_folded_char(c) for c in text)
+    kept: list[str] = []
+    for char in unicodedata.normalize("NFD", text):
+        if unicodedata.combining(char) and kept and kept[-1].isascii():
+            continue  # the accent of a Latin letter
+        kept.append(char)
+    return unicodedata.normalize("NFC", "".join(kept))
 
 
 _SIBILANT_PLURAL = ("sses", "xes", "zes", "ches", "shes")
