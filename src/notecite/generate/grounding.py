@@ -65,7 +65,7 @@ _CLAIM_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[*_`]?[A-Z0-9])|(?<=\]\.)\s+|\n+
 _MARKERS_AFTER_STOP = re.compile(r"([.!?])((?:\s*\[N\d+\])+)")
 _CODE = re.compile(r"`([^`]+)`")
 _LIST_NUMBER = re.compile(r"\d{1,3}[.)]")
-_LIST_ITEM = re.compile(r"^\d{1,3}[.)]\s+")
+_LIST_ITEM = re.compile(r"^(\d{1,3})([.)]\s+)")  # a numbered list item's number
 _NUMBER = re.compile(r"\b\d+(?:[.,:/-]\d+)*\b")
 _WORD = re.compile(r"[^\W_]+(?:[._/-][^\W_]+)*", re.UNICODE)
 _CAMEL = re.compile(r"[a-z][A-Z]")
@@ -382,10 +382,15 @@ def release_markers(answer: str, sources: Sequence[ContextSource], question: str
     by_cid = {s.cid: s for s in sources}
     releases = [s for s in sources if _release_name(s, question)]
 
-    def named(found: re.Match[str]) -> str:
+    def chosen(found: re.Match[str]) -> str:
+        """The release note a marker (group 2) is given, by the sentence it is in."""
         cid = found.group(2)
         if len(releases) > 1 and cid in by_cid:
-            cid = _release_telling(_sentence_at(answer, found), cid, releases)
+            return _release_telling(_sentence_at(found), cid, releases)
+        return cid
+
+    def named(found: re.Match[str]) -> str:
+        cid = chosen(found)
         name = _release_name(by_cid.get(cid), question)
         if not name:
             return found.group(0)
@@ -395,17 +400,12 @@ def release_markers(answer: str, sources: Sequence[ContextSource], question: str
             own = ""  # "(0.104)" says the name again, or names the note the model had picked
         return f"{found.group(1)} {name} [{cid}]{own}"
 
-    answer = _RELEASE_MARKER.sub(named, answer)
-
     def told(found: re.Match[str]) -> str:
         # only the marker's note is chosen: the repair of a claim that is only its marker
         # names the release with the line that tells of it ("is 0.106.0: remove ...")
-        cid = found.group(2)
-        if len(releases) > 1 and cid in by_cid:
-            cid = _release_telling(_sentence_at(answer, found), cid, releases)
-        return f"{found.group(1)} [{cid}]"
+        return f"{found.group(1)} [{chosen(found)}]"
 
-    return _RELEASE_IS_MARKER.sub(told, answer)
+    return _RELEASE_IS_MARKER.sub(told, _RELEASE_MARKER.sub(named, answer))
 
 
 def _framing(source: ContextSource) -> set[str]:
@@ -417,8 +417,9 @@ def _framing(source: ContextSource) -> set[str]:
     )
 
 
-def _sentence_at(text: str, found: re.Match[str]) -> str:
-    """The sentence of ``text`` that ``found`` is in."""
+def _sentence_at(found: re.Match[str]) -> str:
+    """The sentence that ``found`` is in, of the text it was found in."""
+    text = found.string
     start = max(text.rfind(stop, 0, found.start()) for stop in (". ", "? ", "! ", "\n"))
     ends = [at for stop in (". ", "? ", "! ", "\n") if (at := text.find(stop, found.end())) >= 0]
     return text[start + 1 : min(ends) if ends else len(text)]
@@ -941,10 +942,6 @@ def _cite(body: str, cids: Sequence[str]) -> str:
     return body + markers
 
 
-# a numbered list item's number ("2. Click ...", "3) Run ...")
-_ITEM_NUMBER = re.compile(r"^(\d{1,3})([.)]\s)")
-
-
 def _renumbered(claims: Sequence[str]) -> list[str]:
     """``claims`` with the numbers of their list items made to run on where a removed
     claim left a gap ("2. ... 3. ..." after step 1 was removed reads "1. ... 2. ...");
@@ -952,7 +949,7 @@ def _renumbered(claims: Sequence[str]) -> list[str]:
     out: list[str] = []
     shown = 0  # the number the last item is shown with (0: no item yet)
     for claim in claims:
-        found = _ITEM_NUMBER.match(claim)
+        found = _LIST_ITEM.match(claim)
         if found is None:
             out.append(claim)
             continue

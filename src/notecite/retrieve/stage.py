@@ -706,7 +706,7 @@ class RetrievalStage:
             and not any(_starts_a_word(" ".join(v.split()), context) for v in variants(t))
         ]
         if unseen:  # the context's words are stemmed only when a term is not there as written
-            stems = {stem(word) for word in tokenize(context.lower())}
+            stems = {stem(word) for word in tokenize(context)}
             unseen = [t for t in unseen if not _same_word_held(t, stems)]
         return replace(missing, not_in_context=tuple(unseen))
 
