@@ -221,3 +221,33 @@ def test_a_line_inside_a_code_block_is_shown_with_the_line_that_introduces_the_b
     assert "  background-color: #002b5c;" in chosen.lines
     assert lines[0] not in chosen.lines
     assert lines[1] not in chosen.lines
+
+
+def test_a_list_item_is_shown_with_the_line_that_introduces_its_list() -> None:
+    lines = [
+        "The export turns your notes into plain files.",
+        "Some features cannot be carried over, as nothing stands for them there:",
+        "- diagrams",
+        "- LaTeX formulas",
+        "- footnotes",
+        "Report others on the tracker.",
+    ]
+    (chosen,) = select_evidence(
+        [block(lines)], "Does the export keep my LaTeX formulas?", 200, words
+    )
+    assert lines[1] in chosen.lines
+    assert chosen.lines.index(lines[1]) < chosen.lines.index(lines[3])
+
+
+def test_a_line_that_speaks_of_the_following_brings_the_code_block_a_line_after_it() -> None:
+    lines = [
+        "The following keybinding opens lookup set to make a journal note.",
+        "See the modifiers note for more.",
+        "```json",
+        '{"command": "notes.lookupNote", "args": {"noteType": "journal"}}',
+        "```",
+        "Lunch is at noon.",
+    ]
+    question = "Which keybinding opens lookup for a journal note?"
+    (chosen,) = select_evidence([block(lines)], question, 200, words)
+    assert lines[3] in chosen.lines

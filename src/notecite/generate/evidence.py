@@ -10,10 +10,12 @@ line before when they are read with it: they go on from it (a list item, a line 
 in lower case or with a word pointing back, "It", "This", "Then"), or it is a heading or a
 lead-in ending in a colon. (Always taking the line before spent the budget on lines that
 only precede the answer: on the dev questions, fewer answers' key facts reached the
-context.) A kept line ending in a colon brings the list (up to eight items) or the code
-block (up to twelve lines) it introduces; a kept line inside a code block brings the line
+context.) A kept line that leads in (it ends in a colon, or speaks of "the following")
+brings the list (up to eight items) or the code block (up to twelve lines) it introduces,
+the block even a line or two after it; a kept line inside a code block brings the line
 before the block, which says what the code is ("Create a file named `custom.css` ... add
-the following contents."). Kept lines are shown in note order; a gap
+the following contents."), and a kept list item the line that leads in to its list ("There
+are some features we can't convert:"). Kept lines are shown in note order; a gap
 between kept windows is shown as ``…``. A block whose lines hold no question term keeps its
 opening lines. Blocks are then filled into the token budget best first, each block's lines
 in score order; a window that does not fit is tried as its best line alone, and the first
@@ -43,6 +45,9 @@ WINDOWS_PER_BLOCK = 3  # best lines of a block whose windows are kept
 LIST_ITEMS = 8  # items of a list kept after a kept line that introduces it ("four levels:")
 CODE_LINES = 12  # lines of a code block kept after a kept line that introduces it
 _LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s")
+BETWEEN = 2  # lines that may stand between a lead-in and the code block it introduces
+# A line that introduces what follows it: it ends in a colon, or it speaks of "the following".
+_LEADS_IN = re.compile(r":\s*$|\b(?i:the following)\b")
 # A line that goes on from the one before: a list item, a table row, a line that starts in
 # lower case, or one that opens with a word pointing back ("This lets you ...").
 _LEANS_BACK = re.compile(
@@ -115,7 +120,7 @@ def _windows(lines: Sequence[ScoredLine]) -> list[list[int]]:
         opening = [line.position for line in lines if line.shown][:OPENING_LINES]
         return [opening] if opening else []
     best = hits[0].score
-    intro = _code_intros(lines)
+    intro = _intros(lines)
     windows = []
     for hit in hits[:WINDOWS_PER_BLOCK]:
         if hit.score < best / 2:
@@ -132,9 +137,11 @@ def _windows(lines: Sequence[ScoredLine]) -> list[list[int]]:
     return windows
 
 
-def _code_intros(lines: Sequence[ScoredLine]) -> dict[int, int]:
+def _intros(lines: Sequence[ScoredLine]) -> dict[int, int]:
     """For each line inside a fenced code block, the shown line before the block's opening
-    fence (what the block is: "Create a file named `custom.css` ... add the following.")."""
+    fence (what the block is: "Create a file named `custom.css` ... add the following.");
+    for each item of a list, the line that introduces the list ("There are some features we
+    can't convert:"), where one does."""
     intros: dict[int, int] = {}
     intro: int | None = None  # the shown line before the open block's fence
     for line, role in zip(lines, code_roles(line.text for line in lines), strict=True):
@@ -143,6 +150,15 @@ def _code_intros(lines: Sequence[ScoredLine]) -> dict[int, int]:
             intro = next(shown, None)
         elif role == "code" and intro is not None:
             intros[line.position] = intro
+    lead: int | None = None  # the lead-in of the list being read
+    for line in lines:
+        if not line.shown or line.position in intros:
+            continue
+        if _LIST_ITEM.match(line.text):
+            if lead is not None:
+                intros[line.position] = lead
+        else:
+            lead = line.position if _LEADS_IN.search(line.text) else None
     return intros
 
 
@@ -156,18 +172,27 @@ def _needs_line_before(lines: Sequence[ScoredLine], hit: ScoredLine) -> bool:
 
 
 def _list_end(lines: Sequence[ScoredLine], start: int, high: int) -> int:
-    """``high``, or further when a line from ``start`` to ``high`` ends in a colon and a list
-    or a code block follows it: the list's items (up to :data:`LIST_ITEMS`) or the block's
-    lines (up to :data:`CODE_LINES`) are what the line introduces."""
+    """``high``, or further when a line from ``start`` to ``high`` leads in (it ends in a
+    colon, or speaks of "the following") and a list or a code block follows it: the list's
+    items (up to :data:`LIST_ITEMS`) or the block's lines (up to :data:`CODE_LINES`) are
+    what the line introduces."""
     for position in range(start, high + 1):
-        if lines[position].text.rstrip().endswith(":"):
+        if _LEADS_IN.search(lines[position].text):
             high = max(high, _introduced_end(lines, position))
     return high
 
 
 def _introduced_end(lines: Sequence[ScoredLine], lead_in: int) -> int:
     """The last line of the list or code block after the ``lead_in`` line (itself if none)."""
-    after = next((p for p in range(lead_in + 1, len(lines)) if lines[p].text.strip()), None)
+    following = [p for p in range(lead_in + 1, len(lines)) if lines[p].text.strip()]
+    after = following[0] if following else None
+    # a code block may come a line or two after what introduces it ("add the following
+    # shortcut:", then a line about its "args", then the block)
+    fence = next((p for p in following[: 1 + BETWEEN] if is_fence(lines[p].text)), None)
+    if fence is not None and not any(
+        _LIST_ITEM.match(lines[p].text) for p in range(lead_in, fence)
+    ):
+        after = fence
     if after is not None and is_fence(lines[after].text):
         end = after
         while end + 1 < len(lines) and end - after < CODE_LINES:
