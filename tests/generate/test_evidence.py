@@ -239,9 +239,19 @@ def test_a_list_item_is_shown_with_the_line_that_introduces_its_list() -> None:
     assert chosen.lines.index(lines[1]) < chosen.lines.index(lines[3])
 
 
-def test_a_line_that_speaks_of_the_following_brings_the_code_block_a_line_after_it() -> None:
-    lines = [
+@pytest.mark.parametrize(
+    "lead_in",
+    [
         "The following keybinding opens lookup set to make a journal note.",
+        "1. Add the following keybinding, which opens lookup set to make a journal note:",
+    ],
+    ids=["sentence", "list item"],
+)
+def test_a_line_that_speaks_of_the_following_brings_the_code_block_a_line_after_it(
+    lead_in: str,
+) -> None:
+    lines = [
+        lead_in,
         "See the modifiers note for more.",
         "```json",
         '{"command": "notes.lookupNote", "args": {"noteType": "journal"}}',

@@ -190,7 +190,7 @@ def _introduced_end(lines: Sequence[ScoredLine], lead_in: int) -> int:
     # shortcut:", then a line about its "args", then the block)
     fence = next((p for p in following[: 1 + BETWEEN] if is_fence(lines[p].text)), None)
     if fence is not None and not any(
-        _LIST_ITEM.match(lines[p].text) for p in range(lead_in, fence)
+        _LIST_ITEM.match(lines[p].text) for p in range(lead_in + 1, fence)
     ):
         after = fence
     if after is not None and is_fence(lines[after].text):
