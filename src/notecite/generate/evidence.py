@@ -28,6 +28,7 @@ source header already names are never shown, and table padding is made one space
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from collections.abc import Sequence
@@ -184,18 +185,16 @@ def _list_end(lines: Sequence[ScoredLine], start: int, high: int) -> int:
 
 def _introduced_end(lines: Sequence[ScoredLine], lead_in: int) -> int:
     """The last line of the list or code block after the ``lead_in`` line (itself if none)."""
-    following = [p for p in range(lead_in + 1, len(lines)) if lines[p].text.strip()]
-    after = following[0] if following else None
     # a code block may come a line or two after what introduces it ("add the following
-    # shortcut:", then a line about its "args", then the block)
-    fence = next((p for p in following[: 1 + BETWEEN] if is_fence(lines[p].text)), None)
+    # shortcut:", then a line about its "args", then the block), with no list item between
+    following = (p for p in range(lead_in + 1, len(lines)) if lines[p].text.strip())
+    nearest = itertools.islice(following, 1 + BETWEEN)
+    fence = next((p for p in nearest if is_fence(lines[p].text)), None)
     if fence is not None and not any(
         _LIST_ITEM.match(lines[p].text) for p in range(lead_in + 1, fence)
     ):
-        after = fence
-    if after is not None and is_fence(lines[after].text):
-        end = after
-        while end + 1 < len(lines) and end - after < CODE_LINES:
+        end = fence
+        while end + 1 < len(lines) and end - fence < CODE_LINES:
             end += 1
             if is_fence(lines[end].text):
                 break
