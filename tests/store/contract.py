@@ -384,6 +384,25 @@ class StoreContract(OpenedStore):
         hits = store.lexical_search("how to customize", SearchFilter(), 10)
         assert self.paths(store, hits) == ["theme.md"]
 
+    def test_a_word_is_read_without_the_accents_of_its_letters(
+        self, store: Store, tmp_path: Path
+    ) -> None:
+        vault = store.add_vault("main", tmp_path / "main")
+        for rel_path, text in (
+            ("khans.md", "Ögedei Khan married Töregene in 1220."),
+            ("menu.md", "The cafe serves crêpes."),
+            ("other.md", "Kublai Khan founded the Yuan dynasty."),
+        ):
+            store.replace_note(make_record(vault, rel_path), [make_chunk(rel_path, 0, text)])
+        for question in ("Who was Ogedei's wife?", "Ögedei", "TOREGENE"):
+            assert self.paths(store, store.lexical_search(question, SearchFilter(), 10)) == [
+                "khans.md"
+            ]
+        hits = store.lexical_search("café crepes", SearchFilter(), 10)
+        assert self.paths(store, hits) == ["menu.md"]
+        wanted = ["Ogedei", "Töregene", "Ogedei Khan", "crepes", "Gengis"]
+        assert store.mentions(wanted, SearchFilter()) == set(wanted[:4])
+
     def test_mentions_are_phrases_found_in_the_filter(
         self, store: Store, corpus: dict[str, Vault]
     ) -> None:

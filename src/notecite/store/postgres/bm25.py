@@ -10,10 +10,10 @@ every word kept and lower-cased (the ``simple`` configuration), and words of 3 t
 characters stemmed by Snowball's ``porter`` stemmer (the original Porter algorithm; a
 dictionary of this schema, ``notecite_porter``, with no stop words). The chunks' ``tsv``
 column and its GIN index are rebuilt with it, and the BM25 statistics counted again.
-What still differs from FTS5: diacritics (FTS5 folds "café" to "cafe"), symbols FTS5 keeps
-as words (emoji), digit-letter runs PostgreSQL's parser reads as numbers ("587e6d62"), and
-the two spots where Porter's own implementation departs from Snowball's ``porter``
-("-logy", "-ibly": technolog/technologi).
+What still differed from FTS5: diacritics (FTS5 folds "café" to "cafe"; migration 9,
+``accents``, folds them too), symbols FTS5 keeps as words (emoji), digit-letter runs
+PostgreSQL's parser reads as numbers ("587e6d62"), and the two spots where Porter's own
+implementation departs from Snowball's ``porter`` ("-logy", "-ibly": technolog/technologi).
 
 **Postings.** ``bm25_postings`` holds, per tenant, each lexeme of each chunk with its
 weighted frequency (title words count 2, heading words 1.5, text words 1) and the chunk's
@@ -59,10 +59,12 @@ INSERT INTO bm25_postings (tenant_id, lexeme, chunk_id, tf, dl)
     GROUP BY 1, 2, 3;
 """
 
-MIGRATION = (
-    """
-CREATE TEXT SEARCH DICTIONARY notecite_porter (TEMPLATE = snowball, LANGUAGE = porter);
-CREATE FUNCTION notecite_fts_words(doc text) RETURNS tsvector
+
+def words_function(text: str) -> str:
+    """The definition of ``notecite_fts_words(doc)``, which splits ``text`` (an expression of
+    ``doc``) into FTS5's words."""
+    return f"""
+CREATE OR REPLACE FUNCTION notecite_fts_words(doc text) RETURNS tsvector
     LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT
     AS $$
         SELECT coalesce(string_agg(quote_literal(s.lexeme) || ':' || s.positions, ' ')::tsvector,
@@ -74,11 +76,16 @@ CREATE FUNCTION notecite_fts_words(doc text) RETURNS tsvector
                     THEN coalesce((ts_lexize('notecite_porter', t.lexeme))[1], t.lexeme)
                     ELSE t.lexeme END AS lexeme, p AS position
                 FROM unnest(to_tsvector('simple',
-                    regexp_replace(doc, '[!-/:-@\\[-`{-~]+', ' ', 'g'))) t,
+                    regexp_replace({text}, '[!-/:-@\\[-`{{-~]+', ' ', 'g'))) t,
                     unnest(t.positions) p
             ) w GROUP BY w.lexeme
         ) s
     $$;
+"""
+
+
+# The full-text column, rebuilt from the chunks by the word function (after it changed).
+REBUILD_TSV = """
 DROP INDEX chunks_tsv;
 ALTER TABLE chunks DROP COLUMN tsv;
 ALTER TABLE chunks ADD COLUMN tsv tsvector GENERATED ALWAYS AS (
@@ -87,6 +94,43 @@ ALTER TABLE chunks ADD COLUMN tsv tsvector GENERATED ALWAYS AS (
     || setweight(notecite_fts_words(text), 'C')
 ) STORED;
 CREATE INDEX chunks_tsv ON chunks USING gin (tsv);
+"""
+
+# Every BM25 count made again from the chunks' ``tsv`` (row-level security lifted for the
+# migration's transaction, which holds the tables' locks until it commits).
+RECOUNT = f"""
+ALTER TABLE chunks NO FORCE ROW LEVEL SECURITY;
+ALTER TABLE bm25_terms NO FORCE ROW LEVEL SECURITY;
+ALTER TABLE bm25_lengths NO FORCE ROW LEVEL SECURITY;
+ALTER TABLE bm25_totals NO FORCE ROW LEVEL SECURITY;
+ALTER TABLE bm25_postings NO FORCE ROW LEVEL SECURITY;
+DELETE FROM bm25_terms;
+DELETE FROM bm25_lengths;
+DELETE FROM bm25_totals;
+DELETE FROM bm25_postings;
+INSERT INTO bm25_terms (tenant_id, lexeme, chunks)
+    SELECT c.tenant_id, t.lexeme, count(*) FROM chunks c, unnest(c.tsv) t GROUP BY 1, 2;
+CREATE TEMPORARY VIEW changed AS SELECT tenant_id, id, tsv FROM chunks;
+{_ADD_LENGTHS}
+{_ADD_POSTINGS}
+DROP VIEW changed;
+INSERT INTO bm25_totals (tenant_id, chunks, title_tokens, heading_tokens, body_tokens)
+    SELECT tenant_id, count(*), sum(title_tokens), sum(heading_tokens), sum(body_tokens)
+    FROM bm25_lengths GROUP BY 1;
+ALTER TABLE chunks FORCE ROW LEVEL SECURITY;
+ALTER TABLE bm25_terms FORCE ROW LEVEL SECURITY;
+ALTER TABLE bm25_lengths FORCE ROW LEVEL SECURITY;
+ALTER TABLE bm25_totals FORCE ROW LEVEL SECURITY;
+ALTER TABLE bm25_postings FORCE ROW LEVEL SECURITY;
+"""
+
+MIGRATION = (
+    """
+CREATE TEXT SEARCH DICTIONARY notecite_porter (TEMPLATE = snowball, LANGUAGE = porter);
+"""
+    + words_function("doc")
+    + REBUILD_TSV
+    + """
 CREATE TABLE bm25_postings (
     tenant_id bigint NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
     lexeme text NOT NULL,
@@ -138,28 +182,7 @@ CREATE OR REPLACE FUNCTION notecite_bm25_count() RETURNS trigger
         RETURN NULL;
     END
     $$;
-ALTER TABLE chunks NO FORCE ROW LEVEL SECURITY;
-ALTER TABLE bm25_terms NO FORCE ROW LEVEL SECURITY;
-ALTER TABLE bm25_lengths NO FORCE ROW LEVEL SECURITY;
-ALTER TABLE bm25_totals NO FORCE ROW LEVEL SECURITY;
-ALTER TABLE bm25_postings NO FORCE ROW LEVEL SECURITY;
-DELETE FROM bm25_terms;
-DELETE FROM bm25_lengths;
-DELETE FROM bm25_totals;
-INSERT INTO bm25_terms (tenant_id, lexeme, chunks)
-    SELECT c.tenant_id, t.lexeme, count(*) FROM chunks c, unnest(c.tsv) t GROUP BY 1, 2;
-CREATE TEMPORARY VIEW changed AS SELECT tenant_id, id, tsv FROM chunks;
-{_ADD_LENGTHS}
-{_ADD_POSTINGS}
-DROP VIEW changed;
-INSERT INTO bm25_totals (tenant_id, chunks, title_tokens, heading_tokens, body_tokens)
-    SELECT tenant_id, count(*), sum(title_tokens), sum(heading_tokens), sum(body_tokens)
-    FROM bm25_lengths GROUP BY 1;
-ALTER TABLE chunks FORCE ROW LEVEL SECURITY;
-ALTER TABLE bm25_terms FORCE ROW LEVEL SECURITY;
-ALTER TABLE bm25_lengths FORCE ROW LEVEL SECURITY;
-ALTER TABLE bm25_totals FORCE ROW LEVEL SECURITY;
-ALTER TABLE bm25_postings FORCE ROW LEVEL SECURITY;
 """
+    + RECOUNT
 )
 """Migration 8: the word function, the rebuilt ``tsv``, ``bm25_postings`` and the counts."""

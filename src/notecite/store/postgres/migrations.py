@@ -15,6 +15,7 @@ from typing import Any
 import psycopg
 
 from notecite.errors import StoreError
+from notecite.store.postgres.accents import MIGRATION as WORDS_WITHOUT_ACCENTS
 from notecite.store.postgres.bm25 import MIGRATION as BM25_WORDS_AND_POSTINGS
 from notecite.store.postgres.frontmatter import MIGRATION as FRONTMATTER_COLUMNS
 from notecite.store.postgres.frontmatter import fill_columns
@@ -402,6 +403,7 @@ MIGRATIONS: tuple[tuple[int, str], ...] = (
     (6, _QUERY_LOG),
     (7, FRONTMATTER_COLUMNS),
     (8, BM25_WORDS_AND_POSTINGS),
+    (9, WORDS_WITHOUT_ACCENTS),
 )
 
 # Python steps run after a migration's script, in its transaction (data SQL cannot shape).
