@@ -13,7 +13,7 @@ composed again (NFC), so letters of other scripts keep theirs. ``notecite_fts_wo
 its text through it, which folds the notes' words and the question's alike. The full-text
 column and every BM25 count are then made again from the chunks.
 
-PostgreSQL normalises Unicode only in a UTF-8 database; in another encoding
+PostgreSQL normalises Unicode only in a UTF-8 database, from version 13; elsewhere
 ``notecite_fold`` leaves the text as it is, and accents count there as before.
 """
 
@@ -21,16 +21,18 @@ from __future__ import annotations
 
 from notecite.store.postgres.bm25 import REBUILD_TSV, RECOUNT, words_function
 
+# E'' strings: the pattern reads the same whatever standard_conforming_strings says
 _FOLD_UTF8 = r"""
-SELECT normalize(regexp_replace(normalize(doc, NFD), '([\x01-\x7f])[\u0300-\u036f]+', '\1',
-    'g'), NFC)
+SELECT normalize(regexp_replace(normalize(doc, NFD), E'([\\x01-\\x7f])[\\u0300-\\u036f]+',
+    E'\\1', 'g'), NFC)
 """
 
 MIGRATION = (
     f"""
 DO $migration$
 BEGIN
-    IF current_setting('server_encoding') = 'UTF8' THEN
+    IF current_setting('server_encoding') = 'UTF8'
+            AND current_setting('server_version_num')::integer >= 130000 THEN
         CREATE FUNCTION notecite_fold(doc text) RETURNS text
             LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT
             AS $fold${_FOLD_UTF8}$fold$;
