@@ -14,6 +14,7 @@ from notecite import Engine
 from notecite.config import Settings
 from notecite.evaluate.beir import eval_settings
 from notecite.evaluate.qa_data import QaItem
+from notecite.generate.base import GenerationRequest
 from notecite.schemas.ask import AskRequest, AskResponse
 from notecite.testing import ScriptedLLM
 
@@ -28,6 +29,8 @@ class Recorded:
     prompt: str
     read: bool = False
     """Was the model asked the reading check's yes/no question?"""
+    request: GenerationRequest | None = None
+    """The answer request the model got, whole (None when it got none)."""
 
 
 Script = Callable[[QaItem, ScriptedLLM], None]
@@ -52,4 +55,5 @@ def recorded_asks(
                 response = engine.ask(request)
                 calls = llm.answer_calls[asked_before:]
                 prompt = calls[0].messages[-1].content if calls else ""
-                yield Recorded(item, response, prompt, len(llm.yes_calls) > read_before)
+                read = len(llm.yes_calls) > read_before
+                yield Recorded(item, response, prompt, read, calls[0] if calls else None)

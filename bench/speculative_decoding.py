@@ -29,14 +29,11 @@ from typing import Any
 import xllamacpp
 
 from _measure import QA_DEV_SETS
-from notecite import Engine
-from notecite.config import load_settings
-from notecite.evaluate.beir import eval_settings
+from _recorded import recorded_asks
+from notecite.config import Settings, load_settings
 from notecite.evaluate.qa_data import QaItem, load_qa
 from notecite.generate.base import GenerationRequest, GenerationUsage
 from notecite.generate.local import LocalLLM
-from notecite.schemas.ask import AskRequest
-from notecite.testing import ScriptedLLM
 
 
 class SpeculativeLLM(LocalLLM):
@@ -70,8 +67,8 @@ class SpeculativeLLM(LocalLLM):
             xllamacpp.CommonParams = plain
 
 
-def prompts(home: Path, n: int) -> list[tuple[str, GenerationRequest]]:
-    """The answer prompts of ``n`` answerable dev questions, half per vault."""
+def prompts(settings: Settings, n: int) -> list[tuple[str, GenerationRequest]]:
+    """The answer requests of ``n`` answerable dev questions, half per vault (Foam first)."""
     seen: set[str] = set()
     items: list[QaItem] = []
     for path in QA_DEV_SETS:
@@ -80,20 +77,13 @@ def prompts(home: Path, n: int) -> list[tuple[str, GenerationRequest]]:
                 seen.add(item.id)
                 items.append(item)
     random.Random(7).shuffle(items)
-    settings = load_settings(home=home)
-    found: list[tuple[str, GenerationRequest]] = []
-    for vault in ("foam", "dendron"):
-        llm = ScriptedLLM("I don't know.", name="local", model_id="recorder")
-        with Engine(eval_settings(settings, f"qa-{vault}"), llm=llm) as engine:
-            for item in [i for i in items if i.vault == vault][: n // 2]:
-                before = len(llm.answer_calls)
-                request = AskRequest(
-                    question=item.question, vaults=[vault], folders=[*item.folders]
-                )
-                engine.ask(request)
-                if len(llm.answer_calls) > before:
-                    found.append((item.id, llm.answer_calls[before]))
-    return found
+    chosen = [
+        item
+        for vault in ("foam", "dendron")
+        for item in [i for i in items if i.vault == vault][: n // 2]
+    ]
+    asked = {a.item.id: a.request for a in recorded_asks(settings, chosen)}
+    return [(i.id, request) for i in chosen if (request := asked[i.id]) is not None]
 
 
 def main() -> None:
@@ -103,21 +93,22 @@ def main() -> None:
     parser.add_argument("--spec", action="append", default=[], help="KIND:KEY:DRAFT")
     args = parser.parse_args()
 
-    asked = prompts(args.home, args.n)
+    settings = load_settings(home=args.home)
+    asked = prompts(settings, args.n)
     print(f"{len(asked)} prompts", flush=True)
-    generation = load_settings(home=args.home).generation
+    generation = settings.generation
     model_dir = generation.model_dir or Path.home() / ".cache" / "notecite" / "models"
-    settings: dict[str, tuple[str, int, int] | None] = {"plain": None}
+    specs: dict[str, tuple[str, int, int] | None] = {"plain": None}
     for spec in args.spec:
         kind, key, draft = spec.split(":")
-        settings[spec] = (kind, int(key), int(draft))
-    llms = {name: SpeculativeLLM(generation, model_dir, spec=s) for name, s in settings.items()}
+        specs[spec] = (kind, int(key), int(draft))
+    llms = {name: SpeculativeLLM(generation, model_dir, spec=s) for name, s in specs.items()}
     for llm in llms.values():
         llm.prepare()
-    written: dict[str, dict[str, tuple[str, float, float]]] = {name: {} for name in settings}
+    written: dict[str, dict[str, tuple[str, float, float]]] = {name: {} for name in specs}
     order = random.Random(0)
     for qid, request in asked:
-        names = list(settings)
+        names = list(specs)
         order.shuffle(names)
         for name in names:
             usage = GenerationUsage()
