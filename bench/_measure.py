@@ -24,6 +24,7 @@ QA_DEV_SETS = tuple(
         "vaults-dev6.jsonl",
         "vaults-dev7.jsonl",
         "vaults-dev8.jsonl",
+        "vaults-dev9.jsonl",
     )
 )
 
