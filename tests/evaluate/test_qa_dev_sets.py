@@ -179,7 +179,8 @@ def test_every_item_of_a_later_dev_set_holds_against_its_shared_vault(
     question copies 8 words of a gold note, and every near-miss term occurs nowhere in the
     vault (one pass per vault)."""
     items = load_qa(dev.items_path)
-    for vault in ("foam", "dendron"):  # each vault has near misses to look up
+    # each vault of a set with answerable questions has near misses to look up
+    for vault in ("foam", "dendron"):
         near = [i for i in items if i.vault == vault and i.kind == "near-miss"]
         assert all(i.absent_terms for i in near), vault
         assert near or not any(i.answerable for i in items), vault
