@@ -148,6 +148,26 @@ def test_a_marker_pointing_at_a_release_note_is_repaired_with_its_title() -> Non
     assert grounding.text.startswith("The release that added password protection is 0.33: ")
 
 
+def test_a_title_field_copied_from_a_header_is_written_as_the_title() -> None:
+    release = ContextSource(
+        "N1",
+        "d",
+        "changelog.release.2021-03-15.md",
+        "### Highlights",
+        "- **Password protected sites**: publish behind a password.",
+        line_start=9,
+        title="0.33",
+    )
+    question = "Which release added password protection?"
+    copied = "The release that added password protection was (title: 0.33) [N1]."
+    grounding = Grounder().ground(copied, (release,), question)
+    assert grounding.text == "The release that added password protection was 0.33 [N1]."
+    # said twice, it is said once; a parenthesis that is not the header's field stays
+    twice = "Password protection came with 0.33 (title: 0.33) (see Highlights) [N1]."
+    grounding = Grounder().ground(twice, (release,), question)
+    assert grounding.text == "Password protection came with 0.33 (see Highlights) [N1]."
+
+
 def test_a_marker_pointing_at_a_changelog_section_is_repaired_with_its_version() -> None:
     changelog = ContextSource(
         "N1",

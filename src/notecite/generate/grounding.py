@@ -308,6 +308,25 @@ def paths_as_markers(answer: str, sources: Sequence[ContextSource]) -> str:
     return answer
 
 
+# A source header's title field ("[N1] changelog.release.2021-03-15 (title: 0.33)") as a
+# model copies it into its answer: "The release that added it was (title: 0.33)."
+_TITLE_FIELD = re.compile(r"(\S+[ \t]+)?\(title:[ \t]*([^()\n]*?)[ \t]*\)", re.IGNORECASE)
+
+
+def title_fields_as_text(answer: str) -> str:
+    """``answer`` with a source header's ``(title: X)`` that the model copied written as the
+    title itself ("was (title: 0.33)" -> "was 0.33"), or left out where the title stands
+    right before it ("the release 0.64 (title: 0.64)" -> "the release 0.64")."""
+
+    def plain(found: re.Match[str]) -> str:
+        before, title = found.group(1) or "", found.group(2)
+        if title and before.strip().strip("`'\"") == title:
+            return before.rstrip()
+        return f"{before}{title}"
+
+    return _TITLE_FIELD.sub(plain, answer)
+
+
 # "In the release [N1], you could ...": the marker stands where the release's name should be
 # (and the version a model may write after it: "the release [N4] (0.104)", "(title: 0.64)")
 _RELEASE_MARKER = re.compile(
@@ -718,7 +737,8 @@ class Grounder:
         # several words: as a bag of words it would hold almost any claim's terms
         first_block = {cid: len(found) for cid, found in own.items()}
         lines = {s.cid: own[s.cid] + _introduced(s) for s in sources}
-        claims = split_claims(release_markers(paths_as_markers(answer, sources), sources, question))
+        marked = release_markers(paths_as_markers(answer, sources), sources, question)
+        claims = split_claims(title_fields_as_text(marked))
         question_terms = set(content_terms(question))
         verdicts = asks_yes_or_no(question)  # "Yes, X does Y" only restates it
         cosines = self._cosines(claims, lines)
