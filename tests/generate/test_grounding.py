@@ -124,16 +124,20 @@ def test_a_line_is_read_under_its_notes_title() -> None:
     assert claim.status == "unsupported"  # 0.47 is nowhere in what the model was shown
 
 
+# a release note titled by its version, as Dendron's are
+PASSWORD_RELEASE = ContextSource(
+    "N1",
+    "d",
+    "changelog.release.2021-03-15.md",
+    "### Highlights",
+    "- **Password protected sites**: publish behind a password.",
+    line_start=9,
+    title="0.33",
+)
+
+
 def test_a_marker_pointing_at_a_release_note_is_repaired_with_its_title() -> None:
-    release = ContextSource(
-        "N1",
-        "d",
-        "changelog.release.2021-03-15.md",
-        "### Highlights",
-        "- **Password protected sites**: publish behind a password.",
-        line_start=9,
-        title="0.33",
-    )
+    release = PASSWORD_RELEASE
     answer = "The release that added password protection is [N1]."
     grounding = Grounder().ground(answer, (release,), "Which release added password protection?")
     assert grounding.text == (
@@ -149,15 +153,7 @@ def test_a_marker_pointing_at_a_release_note_is_repaired_with_its_title() -> Non
 
 
 def test_a_title_field_copied_from_a_header_is_written_as_the_title() -> None:
-    release = ContextSource(
-        "N1",
-        "d",
-        "changelog.release.2021-03-15.md",
-        "### Highlights",
-        "- **Password protected sites**: publish behind a password.",
-        line_start=9,
-        title="0.33",
-    )
+    release = PASSWORD_RELEASE
     question = "Which release added password protection?"
     copied = "The release that added password protection was (title: 0.33) [N1]."
     grounding = Grounder().ground(copied, (release,), question)
