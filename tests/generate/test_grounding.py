@@ -16,6 +16,7 @@ from notecite.generate.grounding import (
     paths_as_markers,
     root,
     split_claims,
+    title_fields_as_text,
 )
 
 SOURCES = (
@@ -162,6 +163,9 @@ def test_a_title_field_copied_from_a_header_is_written_as_the_title() -> None:
     twice = "Password protection came with 0.33 (title: 0.33) (see Highlights) [N1]."
     grounding = Grounder().ground(twice, (release,), question)
     assert grounding.text == "Password protection came with 0.33 (see Highlights) [N1]."
+    # a named argument in code is not the header's field
+    coded = 'Lock it with `Lock(title: "0.33")` [N1].'
+    assert title_fields_as_text(coded) == coded
 
 
 def test_a_marker_pointing_at_a_changelog_section_is_repaired_with_its_version() -> None:

@@ -309,8 +309,11 @@ def paths_as_markers(answer: str, sources: Sequence[ContextSource]) -> str:
 
 
 # A source header's title field ("[N1] changelog.release.2021-03-15 (title: 0.33)") as a
-# model copies it into its answer: "The release that added it was (title: 0.33)."
-_TITLE_FIELD = re.compile(r"(\S+[ \t]+)?\(title:[ \t]*([^()\n]*?)[ \t]*\)", re.IGNORECASE)
+# model copies it into its answer: "The release that added it was (title: 0.33)." Not one
+# that follows a name without a space: code's named argument, `Button(title: "OK")`.
+_TITLE_FIELD = re.compile(
+    r"(\S+[ \t]+)?(?<![\w\])])\(title:[ \t]*([^()\n]*?)[ \t]*\)", re.IGNORECASE
+)
 
 
 def title_fields_as_text(answer: str) -> str:
