@@ -213,9 +213,9 @@ class AskSettings(_Section):
     )
     quote_unsupported: bool = Field(
         default=True,
-        description="when grounding leaves no claim of the written answer, answer with the "
-        "lines of the notes closest to the question, quoted and cited (false: abstain with "
-        "insufficient_information)",
+        description="when grounding leaves no claim of the written answer, the abstention "
+        "(insufficient_information) quotes the lines of the notes closest to the question, "
+        "cited (false: it lists the notes read, uncited)",
     )
     context_tokens: int = Field(default=4000, ge=64, description="context budget, remote LLMs")
     context_tokens_local: int = Field(default=2000, ge=64, description="for the local model")

@@ -267,13 +267,21 @@ class AskPipeline:
         cited_ids = {kept[i].chunk.chunk_id for cid in answer.cited for i in answer.members[cid]}
         for item in debug.retrieved_chunks:
             item.cited = item.chunk_id in cited_ids
-        if answer.outcome == "quoted":
-            debug.notes.append(
-                "no claim of the written answer was supported; the lines of the notes "
-                "closest to the question are quoted instead"
-            )
-        if answer.outcome in ("answered", "quoted"):
+        if answer.outcome == "answered":
             return AskResponse(answer=answer.text, references=cited)
+        if answer.outcome == "quoted":
+            # no written answer held up: an abstention (insufficient_information, as for any
+            # answer left with no supported claim) that shows the closest lines, cited
+            debug.notes.append(
+                "no claim of the written answer was supported; abstained, with the lines of "
+                "the notes closest to the question quoted"
+            )
+            return AskResponse(
+                answer=answer.text,
+                references=cited,
+                abstained=True,
+                abstain_reason="insufficient_information",
+            )
         debug.uncited_references = True
         if answer.outcome == "unanswered":
             debug.notes.append(

@@ -208,6 +208,8 @@ async def test_citations_are_validated(
         assert body["answer"] == answer
         assert [c["cid"] for c in body["citations"]] == cids
         assert body["meta"]["invalidCitations"] == invalid
+        # quoted lines in place of an answer with no supported claim are an abstention
+        assert body["meta"]["abstained"] is (answer.startswith(QUOTED_LABEL) or not cids)
         assert body["meta"]["model"] == "gpt-4o-mini"
         stored = (await client.get(f"/sessions/{body['sessionId']}")).json()["messages"][1]
         assert ("**Sources:**" in stored["content"]) is bool(cids)

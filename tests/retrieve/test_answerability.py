@@ -187,7 +187,7 @@ def test_a_doubted_context_the_model_finds_the_answer_in_is_answered(doubted_hom
 def test_a_doubted_yes_or_no_question_is_read_first_too(doubted_home: Path, yes: float) -> None:
     """After an answer, the reading check reads no yes/no question (its right answers would
     be refused too often); a doubted one is refused anyway unless the model is asked."""
-    llm = ScriptedLLM("Yes, the Apollo launch is on March 14 [N1].", yes=yes)
+    llm = ScriptedLLM("Yes, it is on March 14, at the Lisbon office [N1].", yes=yes)
     with _doubting(doubted_home, llm) as engine:
         response = engine.ask(AskRequest(question="Is the Apollo launch on March 14?"))
     assert response.abstained is (yes < 0.62)

@@ -380,8 +380,9 @@ def _abstain_reason(
     settings: SessionSettings, retrieved: Retrieved | None, answer: CitedAnswer
 ) -> AbstainReason | None:
     """Why a grounded answer abstained: no notes at all, nothing relevant found, or the
-    sources found did not answer it (the fallback, or an answer that says so)."""
-    if not settings.enable_rag or answer.outcome in ("answered", "quoted"):
+    sources found did not answer it (the fallback, the closest lines quoted, or an answer
+    that says so)."""
+    if not settings.enable_rag or answer.outcome == "answered":
         return None
     if retrieved is not None and retrieved.empty_index:
         return "no_notes"

@@ -60,7 +60,10 @@ Outcome = Literal["answered", "quoted", "gap", "fallback", "failed", "unanswered
 _MARKER = re.compile(r"\[(N\d+)\]")
 
 LLM_FAILED_ANSWER = "The language model failed, so here are the most relevant notes instead."
-QUOTED_LABEL = "From your notes (quoted, as no written answer held up against them):"
+QUOTED_LABEL = (
+    "No answer written from your notes held up against them. The lines of your notes closest "
+    "to the question:"
+)
 
 
 @dataclass(frozen=True)
@@ -75,9 +78,10 @@ class AnswerSettings:
     grounder: Grounder | None = None  # checks each claim against a line of the notes
     focus: str | None = None  # what evidence lines are chosen by (default: the question)
     quote_unsupported: bool = True
-    """When no claim of the written answer is supported, answer with the sentences of the
+    """When no claim of the written answer is supported, abstain with the sentences of the
     sources that share the most words with the question, quoted and cited
-    (:func:`~notecite.generate.extractive.quote_sentences`), instead of the fallback."""
+    (:func:`~notecite.generate.extractive.quote_sentences`), instead of the fallback's
+    bare list of notes."""
     reading_threshold: float | None = None
     """Once the answer is written, ask the model whether the context holds what the question
     asks for (a model that can weigh it: :class:`~notecite.generate.base.Judge`), and abstain
@@ -96,8 +100,8 @@ class CitedAnswer:
     Attributes:
         text: the answer to show (citations that matched no source removed), or a fallback.
         outcome: ``answered`` (cites a source, or is not grounded), ``quoted`` (no claim of
-            the written answer was supported: the sources' sentences closest to the question,
-            quoted under :data:`QUOTED_LABEL`), ``gap`` (cites nothing
+            the written answer was supported: an abstention that quotes the sources'
+            sentences closest to the question under :data:`QUOTED_LABEL`), ``gap`` (cites nothing
             but says the notes do not hold the answer), ``fallback`` (cited nothing: replaced
             by :data:`FALLBACK_ANSWER`), ``failed`` (the model failed), ``unanswered`` (the
             reading check found that the context does not answer the question: the answer
@@ -262,11 +266,12 @@ def _read_check(
 
     The check runs after the answer was written (and streamed), so it costs the first text
     nothing; the answer's prompt is in the model's cache, so it reads only its own line.
-    It is skipped for answers that abstained already and for questions answered yes or no.
+    It is skipped for answers that abstained already (quoted lines too: a "no" would only
+    take away the lines they show) and for questions answered yes or no.
     """
     if (
         settings.reading_threshold is None
-        or answer.outcome not in ("answered", "quoted")
+        or answer.outcome != "answered"
         or not settings.grounded
         or not answer.sources
         or asks_yes_or_no(asked)
