@@ -35,6 +35,9 @@ from notecite.retrieve.salient import (
         ("Can Foam import notes from logseq?", ["Foam"]),
         ("How do I set foam.openDailyNote.filenameFormat?", ["foam.openDailyNote.filenameFormat"]),
         ("What changed in v0.19?", ["v0.19"]),
+        # a range of versions: the notes write each release ("0.52"), never the range
+        ("Upgrading from a really old Dendron (0.5x), what breaks?", ["Dendron"]),
+        ("Does the 2.x line of Foam still read v1.x templates?", ["Foam"]),
         ("Is there a --force flag for publish?", ["--force"]),
         ("Does `git push --tags` publish it?", ["git push --tags"]),
         ("Is the PDF export in GitHub?", ["PDF", "GitHub"]),
@@ -86,6 +89,13 @@ def test_variants_split_camel_case() -> None:
 def test_a_name_with_a_lowercase_suffix_is_also_looked_up_alone() -> None:
     assert variants("Vercel-hosted") == ["Vercel-hosted", "Vercel"]
     assert variants("Foam-Lite") == ["Foam-Lite"]
+
+
+def test_a_site_is_also_looked_up_by_its_name() -> None:
+    assert "vscode" in variants("vscode.dev")
+    assert "obsidian" in variants("obsidian.md")
+    assert "Logseq" in variants("Logseq.com")
+    assert variants("foam.graph") == ["foam.graph"]  # a setting's key is no site
 
 
 def test_a_version_is_also_looked_up_with_and_without_its_v() -> None:

@@ -23,6 +23,12 @@ _TOKEN = re.compile(r"(?<![\w@-])(?:--?|[@#])?[^\W_][\w]*(?:[./:_+-][\w]+)*[+#]*
 _CAMEL = re.compile(r"[a-z][A-Z]|[A-Z]{2,}[a-z]")
 _ORDINAL = re.compile(r"\d+(?:st|nd|rd|th)", re.IGNORECASE)
 _VERSION = re.compile(r"[vV]?(\d+(?:\.\d+)+)")
+# A range of versions ("0.5x", "0.9.x", "v2.x"): the notes write its releases one by one
+# ("0.52"), never the range, so it is no name they must hold.
+_VERSION_RANGE = re.compile(r"[vV]?\d+(?:\.\d+)*\.?[xX]")
+# A site's address names it by its name and a domain ending: notes about VS Code in the
+# browser or Obsidian say "VS Code" and "Obsidian", not "vscode.dev" and "obsidian.md".
+_SITE = re.compile(r"([A-Za-z][\w-]*)\.(?:com|org|net|io|dev|app|md|so|co|ai|sh|me|site)")
 # A link or embed written in the question ("![[photo.png|300]]", "[[note#Heading]]",
 # "[x](diagram.svg)") names the asker's own note or file, or shows the syntax: the notes need
 # not hold it to answer.
@@ -256,6 +262,8 @@ def name_groups(question: str, terms: Sequence[str]) -> tuple[tuple[str, ...], .
 def _is_salient(token: str, text: str, start: int) -> bool:
     if _ORDINAL.fullmatch(token):
         return False  # "the 4th ruler": notes may write "fourth"
+    if _VERSION_RANGE.fullmatch(token):
+        return False  # "a really old Dendron (0.5x)": notes write "0.52"
     if any(ch.isdigit() for ch in token) and any(ch.isalpha() for ch in token):
         return True  # v0.19, mp3, 2fa
     if token.isdigit():
@@ -277,7 +285,7 @@ def _is_salient(token: str, text: str, start: int) -> bool:
 def variants(term: str) -> list[str]:
     """Ways the notes may write ``term``: as is, and with CamelCase or dotted parts apart
     (``VSCode`` -> ``VS Code``, ``filenameFormat`` -> ``filename Format``); a version with
-    and without its ``v``."""
+    and without its ``v``; a site's address (``vscode.dev``) also by its name (``vscode``)."""
     spaced = re.sub(r"(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", " ", term)
     found = [term, spaced]
     head, _, rest = term.partition("-")
@@ -286,6 +294,9 @@ def variants(term: str) -> list[str]:
     version = _VERSION.fullmatch(term)
     if version:  # "v0.55" may be written "0.55", and "0.55" "v0.55"
         found.append(version.group(1) if term[0] in "vV" else f"v{term}")
+    site = _SITE.fullmatch(term)
+    if site:
+        found.extend(variants(site.group(1)))
     found.extend(name_forms(term))
     found.extend(_SAME_PLATFORM.get(term.lower(), ()))
     return list(dict.fromkeys(found))
