@@ -25,6 +25,7 @@ QA_DEV_SETS = tuple(
         "vaults-dev7.jsonl",
         "vaults-dev8.jsonl",
         "vaults-dev9.jsonl",
+        "vaults-dev10.jsonl",
     )
 )
 

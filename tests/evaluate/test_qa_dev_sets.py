@@ -1,4 +1,4 @@
-"""The later development question sets, bench/qa/vaults-dev2.jsonl to vaults-dev9.jsonl:
+"""The later development question sets, bench/qa/vaults-dev2.jsonl to vaults-dev10.jsonl:
 their fields, their counts, their place beside the earlier sets (all dev, nothing shared
 with them), and every item checked against the shared vault it asks about."""
 
@@ -47,7 +47,8 @@ def _counts(per_kind: dict[str, tuple[int, int]]) -> dict[tuple[str, str], int]:
     }
 
 
-# vaults-dev4 to vaults-dev8, each written as a fresh set and run once before any tuning
+# vaults-dev4 to vaults-dev8 and vaults-dev10, each written as a fresh set and run once
+# before any tuning
 FRESH_SET_COUNTS = _counts(
     {
         "fact": (7, 7),
@@ -125,6 +126,12 @@ DEV_SETS = (
     # technical questions from outside the vaults, most of them with a word of the vault's
     # own tools (hooks, pods, lookup, schema, tags, backlinks, template, embed, preview)
     DevSet("vaults-dev9.jsonl", "d9", _counts({"off-topic": (12, 12)}), 9, size=24),
+    DevSet(
+        "vaults-dev10.jsonl",
+        "d10",
+        FRESH_SET_COUNTS,
+        4,
+    ),
 )
 BY_NAME = pytest.mark.parametrize("dev", DEV_SETS, ids=lambda d: d.name)
 # the first set, then the later ones in the order they were written
