@@ -11,6 +11,7 @@ from notecite.generate.grounding import (
     Grounder,
     _without_context_lead_in,
     content_terms,
+    header_copies_removed,
     line_terms,
     locate,
     paths_as_markers,
@@ -166,6 +167,41 @@ def test_a_title_field_copied_from_a_header_is_written_as_the_title() -> None:
     # a named argument in code is not the header's field
     coded = 'Lock it with `Lock(title: "0.33")` [N1].'
     assert title_fields_as_text(coded) == coded
+
+
+def test_a_source_header_copied_after_a_marker_is_left_out() -> None:
+    # the model cited N2, then copied N1's header with its path misspelt: the marker stays,
+    # and the release it names is N2's
+    sources = (
+        PASSWORD_RELEASE,
+        ContextSource(
+            "N2",
+            "d",
+            "changelog.md",
+            "## 0.34.0 > ### Enhancements",
+            "- feat(publish): a password protects the whole site",
+            line_start=70,
+            title="Changelog",
+        ),
+    )
+    question = "Which release let a password protect the whole site?"
+    copied = (
+        "The release that let a password protect the whole site was [N2] changelog "
+        "release.2021-03-15 (title: 0.33) | Highlights."
+    )
+    assert header_copies_removed(copied, sources) == (
+        "The release that let a password protect the whole site was [N2]."
+    )
+    assert (
+        Grounder()
+        .ground(copied, sources, question)
+        .text.startswith("The release that let a password protect the whole site was 0.34.0: ")
+    )
+    # a section no source's header shows, or one not after a marker, is the answer's own
+    table = "| Setting | Highlights |\n| --- | --- |"
+    assert header_copies_removed(table, sources) == table
+    other = "It is set in [N1] the site config | Publishing."
+    assert header_copies_removed(other, sources) == other
 
 
 def test_a_marker_pointing_at_a_changelog_section_is_repaired_with_its_version() -> None:

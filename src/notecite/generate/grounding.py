@@ -51,7 +51,7 @@ from notecite.generate.markup import (
     split_outside_code,
     unwrap,
 )
-from notecite.generate.prompts import shown_paths
+from notecite.generate.prompts import TOP_OF_NOTE, as_data, shown_paths, shown_section
 from notecite.generate.reading import asks_yes_or_no
 from notecite.retrieve.releases import asks_when_released, is_release_note
 from notecite.retrieve.terms import STOPWORDS, stem
@@ -305,6 +305,18 @@ def paths_as_markers(answer: str, sources: Sequence[ContextSource]) -> str:
             # as a code span too: "run the command `dendron.topic.hooks`" leaves no empty ``
             named = rf"(?:\[{source.cid}\]\s*)?(?:`{path}`|(?<![\w/.-]){path}(?![\w/-]))"
             answer = re.sub(named, f"[{source.cid}]", answer)
+    return answer
+
+
+def header_copies_removed(answer: str, sources: Sequence[ContextSource]) -> str:
+    """``answer`` with what follows a marker copied from a source header up to its section
+    ("was [N3] changelog release.2020-07-25 (title: 0.04) | Enhancements > Initialize ...")
+    left out: the marker names the source, and the header is the prompt's, not the notes'.
+    The section must be a source's as its header shows it; the path and title before it may
+    be another's, or misspelt."""
+    for heading in {as_data(shown_section(s)) or TOP_OF_NOTE for s in sources}:
+        copied = rf"(\[N\d+\])[^\[\]\n|]{{0,160}}?\|[ \t]*{re.escape(heading)}"
+        answer = re.sub(copied, r"\1", answer)
     return answer
 
 
@@ -740,7 +752,9 @@ class Grounder:
         # several words: as a bag of words it would hold almost any claim's terms
         first_block = {cid: len(found) for cid, found in own.items()}
         lines = {s.cid: own[s.cid] + _introduced(s) for s in sources}
-        marked = release_markers(paths_as_markers(answer, sources), sources, question)
+        marked = release_markers(
+            header_copies_removed(paths_as_markers(answer, sources), sources), sources, question
+        )
         claims = split_claims(title_fields_as_text(marked))
         question_terms = set(content_terms(question))
         verdicts = asks_yes_or_no(question)  # "Yes, X does Y" only restates it
