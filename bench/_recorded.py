@@ -26,11 +26,15 @@ class Recorded:
 
     item: QaItem
     response: AskResponse
-    prompt: str
     read: bool = False
     """Was the model asked the reading check's yes/no question?"""
     request: GenerationRequest | None = None
     """The answer request the model got, whole (None when it got none)."""
+
+    @property
+    def prompt(self) -> str:
+        """The user turn of the answer prompt ("" when the model got none)."""
+        return self.request.messages[-1].content if self.request is not None else ""
 
 
 Script = Callable[[QaItem, ScriptedLLM], None]
@@ -54,6 +58,5 @@ def recorded_asks(
                 )
                 response = engine.ask(request)
                 calls = llm.answer_calls[asked_before:]
-                prompt = calls[0].messages[-1].content if calls else ""
                 read = len(llm.yes_calls) > read_before
-                yield Recorded(item, response, prompt, read, calls[0] if calls else None)
+                yield Recorded(item, response, read, calls[0] if calls else None)

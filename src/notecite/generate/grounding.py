@@ -51,7 +51,7 @@ from notecite.generate.markup import (
     split_outside_code,
     unwrap,
 )
-from notecite.generate.prompts import TOP_OF_NOTE, as_data, shown_paths, shown_section
+from notecite.generate.prompts import header_section, shown_paths
 from notecite.generate.reading import asks_yes_or_no
 from notecite.retrieve.releases import asks_when_released, is_release_note
 from notecite.retrieve.terms import STOPWORDS, stem
@@ -314,7 +314,7 @@ def header_copies_removed(answer: str, sources: Sequence[ContextSource]) -> str:
     left out: the marker names the source, and the header is the prompt's, not the notes'.
     The section must be a source's as its header shows it; the path and title before it may
     be another's, or misspelt."""
-    for heading in {as_data(shown_section(s)) or TOP_OF_NOTE for s in sources}:
+    for heading in {header_section(s) for s in sources} - {""}:
         copied = rf"(\[N\d+\])[^\[\]\n|]{{0,160}}?\|[ \t]*{re.escape(heading)}"
         answer = re.sub(copied, r"\1", answer)
     return answer

@@ -170,15 +170,21 @@ def shown_paths(sources: Sequence[ContextSource]) -> dict[str, str]:
     }
 
 
+def header_section(source: ContextSource) -> str:
+    """The section a source's header shows after its " | ": :data:`TOP_OF_NOTE` for text
+    before the note's first heading; "" where the path already says it."""
+    if not source.heading_path.strip():
+        return TOP_OF_NOTE
+    return as_data(shown_section(source))
+
+
 def source_header(source: ContextSource, where: str) -> str:
     """The one short header line of a source in the numbered style (every token of the
     prompt is waiting time): its id, its path as :func:`shown_paths` gives it, its title
     where it says more, and its section where the path does not already say it."""
     title = shown_title(source)
     named = f" (title: {as_data(title)})" if title else ""
-    if not source.heading_path.strip():
-        return f"[{source.cid}] {where}{named} | {TOP_OF_NOTE}"
-    heading = as_data(shown_section(source))
+    heading = header_section(source)
     return f"[{source.cid}] {where}{named}" + (f" | {heading}" if heading else "")
 
 
