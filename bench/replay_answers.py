@@ -11,7 +11,8 @@ What a replay cannot do, it counts:
 - a question that abstained before any model call when recorded and now reaches the model
   has no answer to replay (``needs a model run``; scored as abstained);
 - an answer that echoed the absent-terms hint and was asked again is replayed as its two
-  replies;
+  replies, and so is one written again from the quoted lines (``raw_rewritten``); a record
+  with no such second reply where the code now asks for one ``needs a model run``;
 - the reading check is given the verdict the recorded run had (refused when the recorded
   answer is the reading check's abstention, else passed); an answer that reaches the check
   now but did not then (it abstained otherwise, or was a yes/no question) is passed, and
@@ -94,13 +95,19 @@ def replay(
     def script(item: QaItem, llm: ScriptedLLM) -> None:
         record = records[item.id]
         llm.answers[:] = _attempts(record.get("raw") or "")
+        if record.get("raw_rewritten"):
+            llm.answers.append(record["raw_rewritten"])
         llm.yes = 0.0 if record.get("answer", "") == NOT_ANSWERED else 1.0
 
     done: list[Replayed] = []
     for asked in recorded_asks(load_settings(home=home), items, script):
         record = records[asked.item.id]
         outcome = outcome_of(asked.response)
-        needs_model = bool(asked.prompt) and not record.get("raw")
+        debug = asked.response.debug
+        rewrote = debug is not None and bool(debug.raw_rewritten)
+        needs_model = bool(asked.prompt) and (
+            not record.get("raw") or (rewrote and not record.get("raw_rewritten"))
+        )
         if needs_model:
             outcome = QaOutcome(outcome.retrieved_files, (), "", True, 0.0)
         read_then = record.get("reading_checked", _read_in(record))

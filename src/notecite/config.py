@@ -217,6 +217,11 @@ class AskSettings(_Section):
         "(insufficient_information) quotes the lines of the notes closest to the question, "
         "cited (false: it lists the notes read, uncited)",
     )
+    rewrite_from_quotes: bool = Field(
+        default=True,
+        description="before that abstention, the model writes once more from those lines "
+        "alone; an answer that then holds up against the notes stands, the lines after it",
+    )
     context_tokens: int = Field(default=4000, ge=64, description="context budget, remote LLMs")
     context_tokens_local: int = Field(default=2000, ge=64, description="for the local model")
     context: Literal["evidence", "chunks"] = Field(

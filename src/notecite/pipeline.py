@@ -231,6 +231,7 @@ class AskPipeline:
                 max_tokens=self._generation.max_tokens,
                 grounder=self._grounder,
                 quote_unsupported=self._settings.quote_unsupported,
+                rewrite_from_quotes=self._settings.rewrite_from_quotes,
                 reading_threshold=threshold,
                 read_first=retrieved.read_first,
             ),
@@ -331,6 +332,7 @@ def record_generation(debug: DebugInfo, answer: CitedAnswer, asked_at: float | N
         debug.timings_ms.first_text = (answer.first_token_at - asked_at) * 1000
     debug.context_blocks = answer.blocks
     debug.raw_answer = answer.raw
+    debug.raw_rewritten = answer.rewritten
     usage = answer.usage
     if usage.prompt_ms:
         debug.timings_ms.prompt_eval = usage.prompt_ms

@@ -11,7 +11,7 @@ import httpx
 import pytest
 
 from notecite import Settings, load_settings
-from notecite.generate.answer import QUOTED_LABEL
+from notecite.generate.answer import QUOTED_LABEL, REWRITTEN_LABEL
 from notecite.testing import HANG, ProviderServer, ScriptedLLM
 from tests.api.helpers import add_and_index, assert_error, parse_sse, running
 
@@ -213,6 +213,24 @@ async def test_citations_are_validated(
         assert body["meta"]["model"] == "gpt-4o-mini"
         stored = (await client.get(f"/sessions/{body['sessionId']}")).json()["messages"][1]
         assert ("**Sources:**" in stored["content"]) is bool(cids)
+
+
+async def test_an_answer_written_again_from_the_quoted_lines_is_not_an_abstention(
+    tmp_path: Path, notes_dir: Path
+) -> None:
+    llm = ScriptedLLM("The budget is 99 euros [N1].", "The Apollo budget is 40000 euros [N1].")
+    with ProviderServer(llm) as server:
+        async with running(scripted_settings(tmp_path / "home2", server)) as client:
+            await add_and_index(client, "notes", notes_dir)
+            response = await client.post("/chat", json={"message": "What is the Apollo budget?"})
+    body = response.json()
+    assert response.status_code == 200, body
+    assert_contract(body)
+    assert body["answer"].startswith(
+        f"The Apollo budget is 40000 euros [N1].\n\n{REWRITTEN_LABEL}\n"
+    )
+    assert body["meta"]["abstained"] is False
+    assert body["citations"][0]["path"] == "projects/apollo.md"
 
 
 async def test_an_llm_timeout_is_a_504_with_the_sources(tmp_path: Path, notes_dir: Path) -> None:

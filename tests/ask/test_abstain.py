@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from notecite.embed.hashing import HashEmbedder
-from notecite.generate.answer import QUOTED_LABEL
+from notecite.generate.answer import QUOTED_LABEL, REWRITTEN_LABEL
 from notecite.generate.citations import FALLBACK_ANSWER
 from notecite.generate.reading import NOT_ANSWERED
 from notecite.pipeline import AMBIGUOUS_ANSWER, NO_NOTES_ANSWER
@@ -494,3 +494,59 @@ def test_an_answer_that_abstains_anyway_is_not_put_to_the_reading_check(
     response = engine.ask(AskRequest(question=APOLLO))
     assert response.abstained
     assert llm.yes_calls == []
+
+
+def test_an_answer_that_did_not_hold_up_is_written_again_from_the_closest_lines(
+    make_engine: MakeEngine,
+) -> None:
+    llm = ScriptedLLM(
+        "The launch is next spring, in the big hall.",
+        "The Apollo launch is on March 14, at the Lisbon office [N1].",
+    )
+    response = make_engine(llm=llm).ask(AskRequest(question=APOLLO, debug=True))
+
+    # the second prompt's sources hold only the quoted lines
+    first, again = (call.messages[-1].content for call in llm.answer_calls)
+    assert "March 14 at the Lisbon office" in again
+    assert len(again) < len(first)
+    assert not response.abstained
+    written, _, lines = response.answer.partition(f"\n\n{REWRITTEN_LABEL}\n")
+    assert written == "The Apollo launch is on March 14, at the Lisbon office [N1]."
+    assert "The Apollo launch is scheduled for March 14 at the Lisbon office [N1]." in lines
+    assert "next spring" not in response.answer
+    assert response.references[0].rel_path == "projects/work/apollo.md"
+    assert response.debug is not None
+    assert response.debug.raw_answer == "The launch is next spring, in the big hall."
+    assert response.debug.raw_rewritten.startswith("The Apollo launch is on March 14")
+
+
+@pytest.mark.parametrize(
+    "again",
+    [
+        "The launch is in the big hall [N1].",  # still no line supports it
+        "The lines above do not say when the Apollo launch is.",  # says they do not answer
+    ],
+)
+def test_a_rewrite_that_does_not_hold_up_leaves_the_abstention(
+    make_engine: MakeEngine, again: str
+) -> None:
+    llm = ScriptedLLM("The launch is next spring, in the big hall.", again)
+    response = make_engine(llm=llm).ask(AskRequest(question=APOLLO, debug=True))
+
+    assert len(llm.answer_calls) == 2
+    assert response.abstained
+    assert response.abstain_reason == "insufficient_information"
+    assert response.answer.startswith(QUOTED_LABEL)
+    assert response.debug is not None
+    assert response.debug.raw_rewritten == again
+
+
+def test_the_rewrite_can_be_turned_off(make_engine: MakeEngine) -> None:
+    llm = ScriptedLLM(
+        "The launch is next spring, in the big hall.", "The Apollo launch is on March 14 [N1]."
+    )
+    engine = make_engine(llm=llm, ask={"rewrite_from_quotes": False})
+    response = engine.ask(AskRequest(question=APOLLO))
+    assert len(llm.answer_calls) == 1
+    assert response.abstained
+    assert response.answer.startswith(QUOTED_LABEL)

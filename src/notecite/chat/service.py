@@ -285,6 +285,7 @@ class ChatService:
                 grounded=settings.enable_rag,
                 grounder=self._grounder if settings.enable_rag else None,
                 quote_unsupported=self._ask.quote_unsupported,
+                rewrite_from_quotes=self._ask.rewrite_from_quotes,
                 reading_threshold=reading_threshold(self._ask, read_first),
                 read_first=read_first,
             ),

@@ -69,6 +69,7 @@ class QaRecord:
     error: str | None = None
     generation: dict[str, Any] = field(default_factory=dict)
     raw: str = ""
+    raw_rewritten: str = ""  # written again from the quoted lines, when nothing held up
     answerability: float | None = None  # the gate's P(answerable), when it ran
     reading: float | None = None  # the reading check's P(yes), when it ran
 
@@ -269,6 +270,7 @@ def _ask(engine: Engine, vault: str, item: QaItem, llm: str | None) -> tuple[QaO
             else {}
         ),
         raw=response.debug.raw_answer if response.debug else "",
+        raw_rewritten=response.debug.raw_rewritten if response.debug else "",
         answerability=response.debug.answerability if response.debug else None,
         reading=response.debug.reading if response.debug else None,
     )

@@ -64,6 +64,13 @@ QUOTED_LABEL = (
     "No answer written from your notes held up against them. The lines of your notes closest "
     "to the question:"
 )
+REWRITTEN_LABEL = "Written from these lines of your notes:"
+# The most tokens an answer written from the quoted lines may take: it has three lines to
+# write from (the bundled model's longest on the dev sets was ~190 tokens), and a long one
+# is one it made up, which grounding removes after the wait.
+REWRITE_TOKENS = 256
+# one quoted sentence and its citation: "the line [N2]."
+_QUOTED_LINE = re.compile(r"(.+?)\s*\[(N\d+)\]([.!?]?)(?:\s+|$)", re.DOTALL)
 
 
 @dataclass(frozen=True)
@@ -82,6 +89,10 @@ class AnswerSettings:
     sources that share the most words with the question, quoted and cited
     (:func:`~notecite.generate.extractive.quote_sentences`), instead of the fallback's
     bare list of notes."""
+    rewrite_from_quotes: bool = True
+    """Before abstaining with those sentences, ask the model once more with them alone as
+    its context: an answer that then holds up stands, the sentences after it under
+    :data:`REWRITTEN_LABEL`."""
     reading_threshold: float | None = None
     """Once the answer is written, ask the model whether the context holds what the question
     asks for (a model that can weigh it: :class:`~notecite.generate.base.Judge`), and abstain
@@ -113,6 +124,8 @@ class CitedAnswer:
         invalid: citations that matched no source and were removed.
         error: the model's failure, when ``outcome`` is ``failed``.
         raw: the model's text as written.
+        rewritten: the model's text written again from the quoted lines alone, when no
+            claim of ``raw`` held up (:func:`_rewritten`); "" when it was not asked.
         generate_ms: wall time of the generation.
         grounding: each claim with its verdict and supporting line (with a grounder).
         support: the supporting line of each cited source id.
@@ -132,6 +145,7 @@ class CitedAnswer:
     invalid: tuple[str, ...] = ()
     error: LLMError | None = None
     raw: str = ""
+    rewritten: str = ""
     generate_ms: float = 0.0
     grounding: Grounding | None = None
     support: dict[str, SupportLine] = field(default_factory=dict)
@@ -233,7 +247,7 @@ def _answer(
     """The checked answer, asked once more without the absent-terms hint when the model
     answered with the hint alone."""
     sources = context.sources
-    answer = _checked_answer(llm, question, prompt(sources), context, settings, on_token)
+    answer = _checked_answer(llm, question, prompt(sources), context, settings, on_token, prompt)
     if prompt_without_hint is None or answer.outcome != "gap" or not echoes_hint(answer.raw):
         return answer
     again = _checked_answer(
@@ -323,8 +337,11 @@ def _checked_answer(
     context: _Context,
     settings: AnswerSettings,
     on_token: TokenCallback | None,
+    rewrite: PromptBuilder | None = None,
 ) -> CitedAnswer:
-    """One generation of :func:`answer_with_citations`, its citations checked."""
+    """One generation of :func:`answer_with_citations`, its citations checked (and, when no
+    claim held up, written once more from the quoted lines by ``rewrite``'s prompt:
+    :func:`_rewritten`)."""
     sources, members, context_tokens = context.sources, context.members, context.tokens
     request = GenerationRequest(
         messages=messages,
@@ -354,6 +371,7 @@ def _checked_answer(
             context_tokens=context_tokens,
         )
     elapsed = (time.perf_counter() - started) * 1000
+    rewritten = ""
     # a model caught in a loop wrote one block again and again: it is read once
     validated, text, cited, grounding = _checked_claims(
         without_loop(raw), sources, question, settings
@@ -370,6 +388,16 @@ def _checked_answer(
                 outcome, text = "fallback", FALLBACK_ANSWER
             else:
                 outcome, (text, cited, grounding) = "quoted", quoted
+                again = (
+                    _rewritten(llm, question, rewrite, context, settings, quoted)
+                    if rewrite is not None and settings.rewrite_from_quotes
+                    else None
+                )
+                if again is not None:
+                    rewritten, rewrite_ms, held = again
+                    elapsed += rewrite_ms
+                    if held is not None:
+                        outcome, (text, cited, grounding) = "answered", held
     relabel = first_cited_order(cited, [s.cid for s in sources])
     text = _MARKER.sub(lambda m: f"[{relabel.get(m.group(1), m.group(1))}]", text)
     if settings.citation_style == "file_section":
@@ -389,6 +417,7 @@ def _checked_answer(
         cited=tuple(relabel[cid] for cid in cited),
         invalid=validated.invalid,
         raw=raw,
+        rewritten=rewritten,
         generate_ms=elapsed,
         usage=usage,
         first_token_ms=(first[0] - started) * 1000 if first else None,
@@ -435,6 +464,63 @@ def _quoted(
     if not cited:
         return None
     return f"{QUOTED_LABEL}\n{text}", cited, grounding
+
+
+def _rewritten(
+    llm: LLM,
+    question: str,
+    prompt: PromptBuilder,
+    context: _Context,
+    settings: AnswerSettings,
+    quoted: tuple[str, tuple[str, ...], Grounding | None],
+) -> tuple[str, float, tuple[str, tuple[str, ...], Grounding | None] | None] | None:
+    """The model's answer written from the ``quoted`` lines alone (each source cut to its
+    quoted lines; the prompt otherwise as before): its raw text, the generation's wall time
+    in ms, and what it leaves when it holds up (the text shown: the grounded answer, then
+    the lines under :data:`REWRITTEN_LABEL`; the source ids cited; the grounding), else
+    None: nothing it writes holds up against the sources, or it says the lines do not
+    answer. None when the model fails."""
+    text, quoted_cited, quoted_grounding = quoted
+    body = text.removeprefix(QUOTED_LABEL).strip()
+    lines: dict[str, list[str]] = {}
+    for sentence, cid, end in _QUOTED_LINE.findall(body):
+        lines.setdefault(cid, []).append(f"{sentence.strip()}{end or '.'}")
+    narrow = tuple(
+        replace(s, text="\n".join(lines[s.cid])) for s in context.sources if s.cid in lines
+    )
+    if not narrow:
+        return None
+    request = GenerationRequest(
+        messages=prompt(narrow),
+        question=question,
+        sources=narrow,
+        citation_style=settings.citation_style,
+        temperature=settings.temperature,
+        max_tokens=min(settings.max_tokens, REWRITE_TOKENS),
+    )
+    started = time.perf_counter()
+    try:
+        raw = llm.generate(request)
+    except LLMError as exc:
+        logger.warning("the answer from the quoted lines failed: %s", exc)
+        return None
+    elapsed = (time.perf_counter() - started) * 1000
+    _, written, cited, grounding = _checked_claims(
+        without_loop(raw), context.sources, question, settings
+    )
+    if not cited or acknowledges_gap(written):
+        return raw, elapsed, None
+    logger.info("no claim held up; written again from the lines closest to the question")
+    shown = f"{written}\n\n{REWRITTEN_LABEL}\n{body}"
+    every = (*cited, *(cid for cid in quoted_cited if cid not in cited))
+    if grounding is not None and quoted_grounding is not None:
+        grounding = replace(
+            grounding,
+            text=shown,
+            cited=every,
+            support={**quoted_grounding.support, **grounding.support},
+        )
+    return raw, elapsed, (shown, every, grounding)
 
 
 def _file_section(source: ContextSource | None) -> str:

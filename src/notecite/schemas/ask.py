@@ -191,6 +191,11 @@ class DebugInfo(BaseModel):
     timings_ms: Timings = Field(default_factory=Timings)
     generation: GenerationDebug | None = None
     raw_answer: str = Field(default="", description="the model's text before any check")
+    raw_rewritten: str = Field(
+        default="",
+        description="the model's text written again from the lines of the notes closest to "
+        "the question, when no claim of the first answer held up",
+    )
     invalid_citations: list[str] = Field(default_factory=list)
     claims: list[ClaimCheck] = Field(default_factory=list)
     answerability: float | None = Field(
