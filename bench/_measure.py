@@ -26,6 +26,7 @@ QA_DEV_SETS = tuple(
         "vaults-dev8.jsonl",
         "vaults-dev9.jsonl",
         "vaults-dev10.jsonl",
+        "vaults-dev11.jsonl",
     )
 )
 

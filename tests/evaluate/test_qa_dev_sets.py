@@ -1,4 +1,4 @@
-"""The later development question sets, bench/qa/vaults-dev2.jsonl to vaults-dev10.jsonl:
+"""The later development question sets, bench/qa/vaults-dev2.jsonl to vaults-dev11.jsonl:
 their fields, their counts, their place beside the earlier sets (all dev, nothing shared
 with them), and every item checked against the shared vault it asks about."""
 
@@ -47,7 +47,7 @@ def _counts(per_kind: dict[str, tuple[int, int]]) -> dict[tuple[str, str], int]:
     }
 
 
-# vaults-dev4 to vaults-dev8 and vaults-dev10, each written as a fresh set and run once
+# vaults-dev4 to vaults-dev8, vaults-dev10 and vaults-dev11, each written as a fresh set and run once
 # before any tuning
 FRESH_SET_COUNTS = _counts(
     {
@@ -132,6 +132,7 @@ DEV_SETS = (
         FRESH_SET_COUNTS,
         4,
     ),
+    DevSet("vaults-dev11.jsonl", "d11", FRESH_SET_COUNTS, 8),
 )
 BY_NAME = pytest.mark.parametrize("dev", DEV_SETS, ids=lambda d: d.name)
 # the first set, then the later ones in the order they were written
