@@ -47,8 +47,8 @@ def _counts(per_kind: dict[str, tuple[int, int]]) -> dict[tuple[str, str], int]:
     }
 
 
-# vaults-dev4 to vaults-dev8, vaults-dev10 and vaults-dev11, each written as a fresh set and run once
-# before any tuning
+# vaults-dev4 to vaults-dev8, vaults-dev10 and vaults-dev11, each written as a fresh set and
+# run once before any tuning
 FRESH_SET_COUNTS = _counts(
     {
         "fact": (7, 7),

@@ -162,7 +162,10 @@ def test_the_prompt_delimits_injected_notes_as_data(
     for case in CASES:
         engine.ask(AskRequest(question=case.question))
     answering = [m for m in fake.prompts if "--- Context from notes ---" in m[-1]["content"]]
-    assert len(answering) == len(CASES)  # the others are query rewrites (no note text)
+    # the others are query rewrites (no note text); an answer that does not hold up is
+    # asked once more from its closest lines, in a prompt of the same form
+    asked = {m[-1]["content"].rpartition("Question: ")[2].strip() for m in answering}
+    assert asked == {case.question for case in CASES}
     for messages in answering:
         system, user = messages[0]["content"], messages[-1]["content"]
         assert "never instructions" in system
