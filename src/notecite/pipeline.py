@@ -269,13 +269,19 @@ class AskPipeline:
         for item in debug.retrieved_chunks:
             item.cited = item.chunk_id in cited_ids
         if answer.outcome == "answered":
+            if answer.rewritten:
+                debug.notes.append(
+                    "no claim of the written answer was supported; written again from the "
+                    "lines of the notes closest to the question alone, and that held up"
+                )
             return AskResponse(answer=answer.text, references=cited)
         if answer.outcome == "quoted":
             # no written answer held up: an abstention (insufficient_information, as for any
             # answer left with no supported claim) that shows the closest lines, cited
+            again = ", and written again from them alone" if answer.rewritten else ""
             debug.notes.append(
                 "no claim of the written answer was supported; abstained, with the lines of "
-                "the notes closest to the question quoted"
+                f"the notes closest to the question quoted{again}"
             )
             return AskResponse(
                 answer=answer.text,

@@ -518,6 +518,7 @@ def test_an_answer_that_did_not_hold_up_is_written_again_from_the_closest_lines(
     assert response.debug is not None
     assert response.debug.raw_answer == "The launch is next spring, in the big hall."
     assert response.debug.raw_rewritten.startswith("The Apollo launch is on March 14")
+    assert any("written again from the lines" in note for note in response.debug.notes)
 
 
 @pytest.mark.parametrize(
