@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from notecite.embed.hashing import HashEmbedder
+from notecite.errors import LLMTimeoutError
 from notecite.generate.answer import QUOTED_LABEL, REWRITTEN_LABEL
 from notecite.generate.citations import FALLBACK_ANSWER
 from notecite.generate.reading import NOT_ANSWERED
@@ -551,3 +552,19 @@ def test_the_rewrite_can_be_turned_off(make_engine: MakeEngine) -> None:
     assert len(llm.answer_calls) == 1
     assert response.abstained
     assert response.answer.startswith(QUOTED_LABEL)
+
+
+def test_a_rewrite_that_fails_leaves_the_abstention_with_its_lines(
+    make_engine: MakeEngine,
+) -> None:
+    llm = ScriptedLLM(
+        "The launch is next spring, in the big hall.", LLMTimeoutError("the model timed out")
+    )
+    response = make_engine(llm=llm).ask(AskRequest(question=APOLLO, debug=True))
+
+    assert len(llm.answer_calls) == 2
+    assert response.abstained
+    assert response.error is None  # the first answer was written: only the retry failed
+    assert response.answer.startswith(QUOTED_LABEL)
+    assert "March 14" in response.answer
+    assert response.references[0].rel_path == "projects/work/apollo.md"
