@@ -16,7 +16,7 @@ import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from notecite.errors import LLMError
 from notecite.generate.base import (
@@ -371,7 +371,6 @@ def _checked_answer(
             context_tokens=context_tokens,
         )
     elapsed = (time.perf_counter() - started) * 1000
-    rewritten = ""
     # a model caught in a loop wrote one block again and again: it is read once
     validated, text, cited, grounding = _checked_claims(
         without_loop(raw), sources, question, settings
@@ -379,25 +378,23 @@ def _checked_answer(
     if validated.invalid:
         logger.warning("removed %d citation(s) matching no source", len(validated.invalid))
     outcome: Outcome = "answered"
+    quoted: _Quote | None = None
     if settings.grounded and not cited:
         if acknowledges_gap(validated.text):
             outcome, text = "gap", as_said_of_the_notes(without_hint_echo(validated.text))
+        elif settings.quote_unsupported and (quoted := _quoted(question, sources, settings)):
+            outcome, (text, cited, grounding) = "quoted", quoted
         else:
-            quoted = _quoted(question, sources, settings) if settings.quote_unsupported else None
-            if quoted is None:
-                outcome, text = "fallback", FALLBACK_ANSWER
-            else:
-                outcome, (text, cited, grounding) = "quoted", quoted
-                again = (
-                    _rewritten(llm, question, rewrite, context, settings, quoted)
-                    if rewrite is not None and settings.rewrite_from_quotes
-                    else None
-                )
-                if again is not None:
-                    rewritten, rewrite_ms, held = again
-                    elapsed += rewrite_ms
-                    if held is not None:
-                        outcome, (text, cited, grounding) = "answered", held
+            outcome, text = "fallback", FALLBACK_ANSWER
+    again = (
+        _rewritten(llm, question, rewrite, context, settings, quoted)
+        if quoted is not None and rewrite is not None and settings.rewrite_from_quotes
+        else None
+    )
+    if again is not None:
+        elapsed += again.ms
+        if again.held is not None:
+            outcome, (text, cited, grounding) = "answered", again.held
     relabel = first_cited_order(cited, [s.cid for s in sources])
     text = _MARKER.sub(lambda m: f"[{relabel.get(m.group(1), m.group(1))}]", text)
     if settings.citation_style == "file_section":
@@ -417,7 +414,7 @@ def _checked_answer(
         cited=tuple(relabel[cid] for cid in cited),
         invalid=validated.invalid,
         raw=raw,
-        rewritten=rewritten,
+        rewritten=again.raw if again is not None else "",
         generate_ms=elapsed,
         usage=usage,
         first_token_ms=(first[0] - started) * 1000 if first else None,
@@ -451,9 +448,21 @@ def _checked_claims(
     return validated, grounding.text, grounding.cited, grounding
 
 
+_Quote = tuple[str, tuple[str, ...], Grounding | None]
+"""An answer's text, the source ids it cites and its grounding."""
+
+
+class _Rewrite(NamedTuple):
+    """The model's answer written again from the quoted lines (:func:`_rewritten`)."""
+
+    raw: str
+    ms: float  # the generation's wall time
+    held: _Quote | None  # what it shows when it holds up, else None
+
+
 def _quoted(
     question: str, sources: Sequence[ContextSource], settings: AnswerSettings
-) -> tuple[str, tuple[str, ...], Grounding | None] | None:
+) -> _Quote | None:
     """The sentences of ``sources`` closest to the question (``settings.focus`` when set),
     quoted under :data:`QUOTED_LABEL` with their citations, and their grounding; None when
     no sentence shares enough of the question's words (or grounding keeps none)."""
@@ -472,14 +481,13 @@ def _rewritten(
     prompt: PromptBuilder,
     context: _Context,
     settings: AnswerSettings,
-    quoted: tuple[str, tuple[str, ...], Grounding | None],
-) -> tuple[str, float, tuple[str, tuple[str, ...], Grounding | None] | None] | None:
+    quoted: _Quote,
+) -> _Rewrite | None:
     """The model's answer written from the ``quoted`` lines alone (each source cut to its
-    quoted lines; the prompt otherwise as before): its raw text, the generation's wall time
-    in ms, and what it leaves when it holds up (the text shown: the grounded answer, then
-    the lines under :data:`REWRITTEN_LABEL`; the source ids cited; the grounding), else
-    None: nothing it writes holds up against the sources, or it says the lines do not
-    answer. None when the model fails."""
+    quoted lines; the prompt otherwise as before), with what it shows when it holds up: the
+    grounded answer, then the lines under :data:`REWRITTEN_LABEL`, the source ids cited and
+    the grounding (``held`` is None when nothing it writes holds up against the sources, or
+    it says the lines do not answer). None when the model fails."""
     text, quoted_cited, quoted_grounding = quoted
     body = text.removeprefix(QUOTED_LABEL).strip()
     lines: dict[str, list[str]] = {}
@@ -509,7 +517,7 @@ def _rewritten(
         without_loop(raw), context.sources, question, settings
     )
     if not cited or acknowledges_gap(written):
-        return raw, elapsed, None
+        return _Rewrite(raw, elapsed, None)
     logger.info("no claim held up; written again from the lines closest to the question")
     shown = f"{written}\n\n{REWRITTEN_LABEL}\n{body}"
     every = (*cited, *(cid for cid in quoted_cited if cid not in cited))
@@ -520,7 +528,7 @@ def _rewritten(
             cited=every,
             support={**quoted_grounding.support, **grounding.support},
         )
-    return raw, elapsed, (shown, every, grounding)
+    return _Rewrite(raw, elapsed, (shown, every, grounding))
 
 
 def _file_section(source: ContextSource | None) -> str:
