@@ -52,6 +52,13 @@ from notecite.retrieve.salient import (
         ("What did the June 2021 release of Dendron add?", ["Dendron"]),
         ("What changed on Monday, March 15?", []),
         ("Who was the 4th to rule the Yuan dynasty?", ["Yuan"]),  # notes may write "fourth"
+        # a time of day is the asker's moment, like a year
+        (
+            "How do I restore Postgres to 1:30 last night with pgBackRest?",
+            ["Postgres", "pgBackRest"],
+        ),
+        ("Can the 9pm backup run at 21:15 instead?", []),
+        ("Is 7:45am too early for v0.19?", ["v0.19"]),
         # what a link or an embed points to is the asker's own note or file
         ("Why is ![[photo.png|300]] still huge in Foam?", ["Foam"]),
         ("Does every [[note#Heading]] link follow a renamed heading?", []),

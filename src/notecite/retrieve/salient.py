@@ -23,6 +23,11 @@ _TOKEN = re.compile(r"(?<![\w@-])(?:--?|[@#])?[^\W_][\w]*(?:[./:_+-][\w]+)*[+#]*
 _CAMEL = re.compile(r"[a-z][A-Z]|[A-Z]{2,}[a-z]")
 _ORDINAL = re.compile(r"\d+(?:st|nd|rd|th)", re.IGNORECASE)
 _VERSION = re.compile(r"[vV]?(\d+(?:\.\d+)+)")
+# A time of day ("1:30", "14:00", "9pm", "7:45am"): a moment the asker names ("restore it to
+# 1:30 last night"), which the notes need not hold, like a year or a count.
+_TIME_OF_DAY = re.compile(
+    r"\d{1,2}(?::[0-5]\d){1,2}(?:[ap]\.?m\.?)?|\d{1,2}[ap]\.?m\.?", re.IGNORECASE
+)
 # A range of versions ("0.5x", "0.9.x", "v2.x"): the notes write its releases one by one
 # ("0.52"), never the range, so it is no name they must hold.
 _VERSION_RANGE = re.compile(r"[vV]?\d+(?:\.\d+)*\.?[xX]")
@@ -264,6 +269,8 @@ def _is_salient(token: str, text: str, start: int) -> bool:
         return False  # "the 4th ruler": notes may write "fourth"
     if _VERSION_RANGE.fullmatch(token):
         return False  # "a really old Dendron (0.5x)": notes write "0.52"
+    if _TIME_OF_DAY.fullmatch(token):
+        return False  # "as it was at 1:30 last night": the asker's moment
     if any(ch.isdigit() for ch in token) and any(ch.isalpha() for ch in token):
         return True  # v0.19, mp3, 2fa
     if token.isdigit():

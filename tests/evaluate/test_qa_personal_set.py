@@ -1,0 +1,80 @@
+"""The personal-notes dev set, bench/qa/personal-dev.jsonl, and the vault it asks about,
+bench/qa/vault-personal: one person's notes (work meetings, runbooks, projects and people;
+daily notes, recipes, travel, reading, home and running), written for the project, unlike
+the two shared vaults of software documentation."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from pathlib import Path
+
+from notecite.engine import Engine
+from notecite.evaluate.qa_data import check_against_vaults, check_set, load_qa
+
+QA_DIR = Path(__file__).resolve().parents[2] / "bench" / "qa"
+ITEMS = QA_DIR / "personal-dev.jsonl"
+VAULT = QA_DIR / "vault-personal"
+WRITTEN_BEFORE = ("vaults.jsonl", *(f"vaults-dev{n}.jsonl" for n in range(2, 12)))
+# (kind, half) -> questions: the work half (w) and the personal half (l) alike
+COUNTS = {
+    (kind, half): n
+    for kind, n in {
+        "fact": 10,
+        "how-to": 8,
+        "multi-note": 5,
+        "time": 5,
+        "folder-scoped": 4,
+        "near-miss": 4,
+        "off-topic": 4,
+    }.items()
+    for half in ("w", "l")
+}
+ID = re.compile(r"^personal-(fact|howto|multi|time|folder|near|off)-(w|l)-\d\d$")
+
+
+def test_the_personal_set_is_well_formed_and_all_dev() -> None:
+    items = load_qa(ITEMS)
+    assert check_set(items) == []
+    assert [i.id for i in items if not ID.match(i.id)] == []
+    halves = Counter((i.kind, i.id.split("-")[2]) for i in items)
+    assert halves == COUNTS
+    assert {i.vault for i in items} == {"personal"}
+    assert {i.split for i in items} == {"dev"}
+    for item in items:
+        if not item.answerable:
+            assert not item.gold_files and not item.must_contain, item.id
+        else:
+            assert len(item.gold_headings) == len(item.gold_files), item.id
+
+
+def test_the_personal_set_shares_no_id_or_question_with_the_other_sets() -> None:
+    items = load_qa(ITEMS)
+    others = [i for name in WRITTEN_BEFORE for i in load_qa(QA_DIR / name)]
+    assert {i.id for i in items}.isdisjoint({i.id for i in others})
+    asked = {" ".join(i.question.lower().split()) for i in others}
+    assert [i.id for i in items if " ".join(i.question.lower().split()) in asked] == []
+
+
+def test_every_personal_item_holds_against_its_vault() -> None:
+    """Gold files exist, gold headings and must-contain phrases are found in them, no
+    question copies 8 words of a gold note, and every near-miss term occurs nowhere in the
+    vault."""
+    items = load_qa(ITEMS)
+    assert check_against_vaults(items, {"personal": VAULT}) == []
+
+
+def test_the_manifest_names_the_personal_vault() -> None:
+    manifest = json.loads((QA_DIR / "vaults.json").read_text(encoding="utf-8"))
+    assert (QA_DIR / manifest["personal"]).resolve() == VAULT.resolve()
+
+
+def test_every_note_of_the_personal_vault_is_indexed(engine: Engine) -> None:
+    """Markdown with frontmatter, a plain-text file and a saved HTML page: none fails."""
+    engine.add_vault("personal", VAULT)
+    (report,) = engine.index("personal")
+    files = [p for p in VAULT.rglob("*") if p.is_file()]
+    assert report.failed == 0, report.summary()
+    assert report.added == len(files)
+    assert {p.suffix for p in files} == {".md", ".txt", ".html"}
