@@ -106,6 +106,25 @@ def test_a_wrong_number_is_not_supported_and_the_claim_goes() -> None:
     assert grounding.removed == 1
 
 
+def test_a_number_written_with_its_unit_holds_the_number() -> None:
+    """ "--timeout 10m" says the "10 minutes" of a claim; "--timeout 15m" does not."""
+    runbook = ContextSource(
+        "N1",
+        "notes",
+        "deploy.md",
+        "# Deploy",
+        "helm upgrade gateway charts/gateway --atomic --timeout 10m",
+        line_start=1,
+    )
+    assert "10" in line_terms("--timeout 10m")
+    assert "10" in line_terms("a 10GB disk")
+    assert "10" not in line_terms("release v10 of a 100m track")
+    right = Grounder().ground("The helm timeout is 10 minutes [N1].", (runbook,), "Helm timeout?")
+    assert [c.status for c in right.claims] == ["supported"]
+    wrong = Grounder().ground("The helm timeout is 15 minutes [N1].", (runbook,), "Helm timeout?")
+    assert [c.status for c in wrong.claims] == ["unsupported"]
+
+
 def test_a_line_is_read_under_its_notes_title() -> None:
     release = ContextSource(
         "N1",

@@ -69,6 +69,8 @@ _LIST_ITEM = re.compile(r"^(\d{1,3})([.)]\s+)")  # a numbered list item's number
 _NUMBER = re.compile(r"\b\d+(?:[.,:/-]\d+)*\b")
 _WORD = re.compile(r"[^\W_]+(?:[._/-][^\W_]+)*", re.UNICODE)
 _CAMEL = re.compile(r"[a-z][A-Z]")
+# a number with its unit written on ("10m", "90s", "4gb", "30d", "5min")
+_QUANTITY = re.compile(r"(\d+(?:\.\d+)?)[a-z]{1,3}")
 _CAMEL_PART = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 _LINE_SPLIT = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(\[])")
 _FILLER_TEXT = """
@@ -277,14 +279,19 @@ def content_terms(text: str) -> dict[str, float]:
 
 
 def line_terms(text: str) -> set[str]:
-    """Every term ``text`` holds: its content terms, each word and its stem, and the words
-    inside a name (``foam.preview.embedNoteType`` holds foam, preview, embed, note, type)."""
+    """Every term ``text`` holds: its content terms, each word and its stem, the words
+    inside a name (``foam.preview.embedNoteType`` holds foam, preview, embed, note, type),
+    and the number of a quantity written with its unit (``--timeout 10m`` holds 10, as "10
+    minutes" does)."""
     found = set(content_terms(text))
     for match in _WORD.finditer(text):
         word = match.group(0)
         lower = word.lower()
         found.add(lower)
         found.add(root(lower))
+        quantity = _QUANTITY.fullmatch(lower)
+        if quantity:
+            found.add(quantity.group(1))
         found.update(root(part) for part in re.split(r"[._/-]", lower) if part)
         if _CAMEL.search(word):
             found.update(root(part.lower()) for part in _CAMEL_PART.findall(word))
