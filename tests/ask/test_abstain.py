@@ -410,6 +410,26 @@ def test_a_model_that_copies_the_hint_is_asked_once_more_without_it(
     assert "".join(streamed).endswith("Thursday [N1].")  # both attempts were streamed
 
 
+def test_a_model_that_says_the_hint_back_as_its_whole_answer_is_asked_again(
+    make_engine: MakeEngine,
+) -> None:
+    """'The notes do not mention "Slack".' and nothing else: the hint said back without its
+    instruction is no answer to the question, which is asked once more without it."""
+    llm = ScriptedLLM(
+        'The notes do not mention "Slack".',
+        "Maria moved the Apollo launch review to Thursday [N1].",
+    )
+    engine = make_engine(llm=llm, ask={"folder_ranking": False})
+    question = "Did Maria move the Apollo launch review in Lisbon, as the Slack thread says?"
+    response = engine.ask(AskRequest(question=question))
+
+    assert not response.abstained
+    assert response.answer.endswith("Maria moved the Apollo launch review to Thursday [N1].")
+    assert response.answer.startswith("Your notes don't mention")
+    _, retry = llm.answer_calls
+    assert "do not mention" not in retry.messages[-1].content
+
+
 def test_an_answer_the_model_finds_no_ground_for_in_the_notes_is_replaced_by_an_abstention(
     make_engine: MakeEngine,
 ) -> None:

@@ -34,6 +34,13 @@ _HINT_ECHO = re.compile(
     r"the notes (?:above )?do not mention (.+?):\s*say so,? and claim nothing about (?:it|them)\.?",
     re.IGNORECASE,
 )
+# The hint said back as the whole answer, without its instruction: 'The notes do not mention
+# "Slack".' (a term of the question's story, in the notes but not in the kept lines).
+_BARE_HINT_ECHO = re.compile(
+    r"(?:the )?notes (?:above )?(?:do not|don't|don\u2019t) mention "
+    r"(\"[^\"\n]+\"(?:(?:,|,? or|,? and) \"[^\"\n]+\")*)\.?",
+    re.IGNORECASE,
+)
 DETAIL_HINTS = {
     "brief": "Answer briefly, in one to three sentences.",
     "normal": "Answer in a short paragraph.",
@@ -253,13 +260,21 @@ def fixed_answer_prompt(detail: str = "normal") -> tuple[ChatMessage, ...]:
 
 
 def echoes_hint(answer: str) -> bool:
-    """Did a small model copy the absent-terms hint into its answer?"""
-    return _HINT_ECHO.search(answer) is not None
+    """Did a small model copy the absent-terms hint into its answer, or say it back as its
+    whole answer?"""
+    return (
+        _HINT_ECHO.search(answer) is not None
+        or _BARE_HINT_ECHO.fullmatch(answer.strip()) is not None
+    )
 
 
 def without_hint_echo(answer: str) -> str:
-    """``answer`` with the absent-terms hint, when a small model copied it as its answer,
-    said the way notecite says it: 'Your notes don't mention "X".'."""
+    """``answer`` with the absent-terms hint, when a small model copied it as its answer (or
+    said it back as its whole answer), said the way notecite says it: 'Your notes don't
+    mention "X".'."""
+    bare = _BARE_HINT_ECHO.fullmatch(answer.strip())
+    if bare is not None:
+        return f"Your notes don't mention {bare.group(1)}."
     return _HINT_ECHO.sub(lambda m: f"Your notes don't mention {m.group(1)}.", answer)
 
 
