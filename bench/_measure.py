@@ -27,6 +27,7 @@ QA_DEV_SETS = tuple(
         "vaults-dev9.jsonl",
         "vaults-dev10.jsonl",
         "vaults-dev11.jsonl",
+        "personal-dev.jsonl",
     )
 )
 

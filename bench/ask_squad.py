@@ -40,7 +40,7 @@ from notecite.config import (
     StoreSettings,
 )
 from notecite.engine import Engine
-from notecite.generate.base import ChatMessage, GenerationRequest
+from notecite.generate.base import LLM, ChatMessage, GenerationRequest
 from notecite.schemas.ask import AskRequest, AskResponse
 from notecite.store.sqlite import SQLiteStore
 
@@ -121,7 +121,10 @@ def open_engine(
     out: Path,
     threads: int,
     local_timeout_s: float | None,
+    llm: LLM | None = None,
 ) -> Engine:
+    """The engine over the SQuAD notes' index under ``out`` (built on first use), answering
+    with the configured providers, or with ``llm`` in their place."""
     db, marker, vault = out / "index.db", out / "index.done", out / "vault"
     settings = Settings(
         home=out,
@@ -132,7 +135,7 @@ def open_engine(
     )
     if local_timeout_s:
         settings.generation.local_timeout_s = local_timeout_s
-    engine = Engine(settings, store=SQLiteStore(db) if marker.is_file() else None)
+    engine = Engine(settings, store=SQLiteStore(db) if marker.is_file() else None, llm=llm)
     if marker.is_file():
         # the vault is written once; a newer parser reads it again (only changed chunks
         # are embedded), so the run measures this code's index, not the first run's
@@ -143,7 +146,7 @@ def open_engine(
         shutil.rmtree(out, ignore_errors=True)
         out.mkdir(parents=True)
         write_vault(data, vault)
-        engine = Engine(settings, store=SQLiteStore(db))
+        engine = Engine(settings, store=SQLiteStore(db), llm=llm)
         engine.add_vault("squad", vault)
         start = time.perf_counter()
         (report,) = engine.index("squad")
