@@ -125,6 +125,26 @@ def test_a_number_written_with_its_unit_holds_the_number() -> None:
     assert [c.status for c in wrong.claims] == ["unsupported"]
 
 
+def test_a_claim_about_a_name_the_question_owns_needs_a_source_that_names_it() -> None:
+    """ "Dana's birthday" answered from Leila's note: the line holds "Birthday June 30", but
+    not Dana, whom the question asks about. A source that names her (in its text, title or
+    path) can support it."""
+    dana = ContextSource(
+        "N1", "team", "people/dana-whitlock.md", "# Dana Whitlock", "- Birthday August 14."
+    )
+    leila = ContextSource(
+        "N2", "team", "people/leila-haddad.md", "# Leila Haddad", "- Birthday June 30."
+    )
+    question = "What's Dana's birthday again?"
+    wrong = Grounder().ground("Dana's birthday is June 30 [N2].", (dana, leila), question)
+    assert [c.status for c in wrong.claims] == ["unsupported"]
+    right = Grounder().ground("Dana's birthday is August 14 [N1].", (dana, leila), question)
+    assert [c.status for c in right.claims] == ["supported"]
+    # no owner in the question: the line alone decides, as before
+    plain = Grounder().ground("The birthday is June 30 [N2].", (dana, leila), "Whose birthday?")
+    assert [c.status for c in plain.claims] == ["supported"]
+
+
 def test_a_line_is_read_under_its_notes_title() -> None:
     release = ContextSource(
         "N1",

@@ -764,6 +764,8 @@ class Grounder:
         )
         claims = split_claims(title_fields_as_text(marked))
         question_terms = set(content_terms(question))
+        owners = _owners(question)
+        named = {s.cid: _names_in(s) for s in sources} if owners else {}
         verdicts = asks_yes_or_no(question)  # "Yes, X does Y" only restates it
         cosines = self._cosines(claims, lines)
         framing = {s.cid: _framing(s) for s in sources}
@@ -788,9 +790,13 @@ class Grounder:
                 grounded.append(self._no_content(claim, by_cid, lines, question))
                 continue
             terms = {t: w for t, w in every.items() if t not in question_terms} or every
+            # "Dana's birthday is June 30": only a source that names Dana can say it
+            restated = owners.intersection(every)
             best: dict[str, SupportLine] = {}
             flattened = _quotes_a_block(every)
             for cid, found in lines.items():
+                if not restated <= named.get(cid, restated):
+                    continue
                 for index, (text, line) in enumerate(found):
                     if index >= first_block[cid] and not flattened:
                         continue
@@ -921,6 +927,23 @@ class Grounder:
         if not cited:  # no claim is backed by the notes: nothing of the answer stands
             return Grounding("", tuple(grounded), (), {})
         return Grounding(_join(kept), tuple(grounded), tuple(dict.fromkeys(cited)), support)
+
+
+# A name written as an owner in a question ("Dana's birthday", also with a curly apostrophe).
+_OWNER = re.compile(r"\b([A-Z][a-z]+)['\u2019]s\b")
+
+
+def _owners(question: str) -> set[str]:
+    """The terms of the names ``question`` writes as owners ("Dana's birthday": dana). A
+    claim that restates one says something of it, and a line of a source that never names
+    it cannot say that (Leila's note's "Birthday June 30" is not Dana's birthday): the
+    question's terms are otherwise left out of a claim's score."""
+    return {root(name.lower()) for name in _OWNER.findall(question)}
+
+
+def _names_in(source: ContextSource) -> set[str]:
+    """Every term ``source`` holds: its text, its note's title and section, its path."""
+    return line_terms(source.text) | _framing(source) | line_terms(source.rel_path)
 
 
 def _rank(cid: str) -> int:
