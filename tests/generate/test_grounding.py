@@ -140,6 +140,9 @@ def test_a_claim_about_a_name_the_question_owns_needs_a_source_that_names_it() -
     assert [c.status for c in wrong.claims] == ["unsupported"]
     right = Grounder().ground("Dana's birthday is August 14 [N1].", (dana, leila), question)
     assert [c.status for c in right.claims] == ["supported"]
+    # "Today's" names no one
+    today = Grounder().ground("Today's birthday is June 30 [N2].", (dana, leila), "Today's?")
+    assert [c.status for c in today.claims] == ["supported"]
     # no owner in the question: the line alone decides, as before
     plain = Grounder().ground("The birthday is June 30 [N2].", (dana, leila), "Whose birthday?")
     assert [c.status for c in plain.claims] == ["supported"]

@@ -931,6 +931,12 @@ class Grounder:
 
 # A name written as an owner in a question ("Dana's birthday", also with a curly apostrophe).
 _OWNER = re.compile(r"\b([A-Z][a-z]+)['\u2019]s\b")
+# Words a sentence may start with before "'s" that name no one: a time ("Today's note"), a
+# pronoun ("Everyone's tasks"), "Let's".
+_NO_OWNERS = frozenset(
+    {"today", "tomorrow", "yesterday", "tonight", "week", "month", "year", "let", "one"}
+    | {"everyone", "everybody", "anyone", "anybody", "someone", "somebody", "nobody", "other"}
+)
 
 
 def _owners(question: str) -> set[str]:
@@ -938,7 +944,8 @@ def _owners(question: str) -> set[str]:
     claim that restates one says something of it, and a line of a source that never names
     it cannot say that (Leila's note's "Birthday June 30" is not Dana's birthday): the
     question's terms are otherwise left out of a claim's score."""
-    return {root(name.lower()) for name in _OWNER.findall(question)}
+    names = (n.lower() for n in _OWNER.findall(question))
+    return {root(name) for name in names if name not in _NO_OWNERS}
 
 
 def _names_in(source: ContextSource) -> set[str]:
