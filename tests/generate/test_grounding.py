@@ -246,6 +246,23 @@ def test_a_source_header_copied_after_a_marker_is_left_out() -> None:
     assert header_copies_removed(other, sources) == other
 
 
+@pytest.mark.parametrize("order", [(0, 1), (1, 0)])
+def test_a_copied_header_inside_another_is_left_out_whole_in_any_order(
+    order: tuple[int, int],
+) -> None:
+    """Two sources' sections, one inside the other ("Description" and "Description >
+    Disabling colors"): the longer is left out first, whatever order the sources (or a set
+    of their sections) come in, so the same answer always reads the same."""
+    outer = ContextSource("N1", "d", "tags.md", "# Tags > ## Description", "Tags.")
+    inner = ContextSource(
+        "N2", "d", "tags.md", "# Tags > ## Description > ### Disabling colors", "Off."
+    )
+    sources = (outer, inner)
+    copied = "The line is: [N2] tags | Description > Disabling colors."
+    shuffled = tuple(sources[i] for i in order)
+    assert header_copies_removed(copied, shuffled) == "The line is: [N2]."
+
+
 def test_a_marker_pointing_at_a_changelog_section_is_repaired_with_its_version() -> None:
     changelog = ContextSource(
         "N1",

@@ -321,7 +321,10 @@ def header_copies_removed(answer: str, sources: Sequence[ContextSource]) -> str:
     left out: the marker names the source, and the header is the prompt's, not the notes'.
     The section must be a source's as its header shows it; the path and title before it may
     be another's, or misspelt."""
-    for heading in {header_section(s) for s in sources} - {""}:
+    headings = {header_section(s) for s in sources} - {""}
+    # the longest first: a section inside another ("Description > Disabling automatic
+    # colors" and "Description") is left out whole, whatever order the set holds them in
+    for heading in sorted(headings, key=lambda h: (-len(h), h)):
         copied = rf"(\[N\d+\])[^\[\]\n|]{{0,160}}?\|[ \t]*{re.escape(heading)}"
         answer = re.sub(copied, r"\1", answer)
     return answer
