@@ -49,6 +49,11 @@ def recorded_asks(
     for vault in sorted({i.vault for i in items if i.vault}):
         llm = ScriptedLLM("I don't know.", name="local", model_id="recorder")
         with Engine(eval_settings(settings, f"qa-{vault}"), llm=llm) as engine:
+            if vault not in {v.name for v in engine.vaults()}:
+                raise SystemExit(
+                    f"no eval index of vault {vault!r} under {settings.home}: run `notecite "
+                    f"--home {settings.home} eval qa` on a QA file that asks about it first"
+                )
             for item in (i for i in items if i.vault == vault):
                 if script is not None:
                     script(item, llm)

@@ -18,7 +18,9 @@ What a replay cannot do, it counts:
   now but did not then (it abstained otherwise, or was a yes/no question) is passed, and
   counted (``read now, not then``).
 
-The indexes are those of ``notecite eval qa`` under ``--home`` (run it first). Compare two
+The indexes are those of ``notecite eval qa`` under ``--home``: run it first on
+``bench/qa/vaults.jsonl`` (Foam and Dendron) and on ``bench/qa/personal-dev.jsonl`` (the
+personal vault); a vault with no index stops the replay with a message. Compare two
 versions of the code by running this script from each (``PYTHONPATH=OTHER/src``).
 ``bench/records/local-dev.jsonl`` holds the bundled model's latest recorded answer to every
 dev question (see ``bench/records/README.md``).
