@@ -13,14 +13,19 @@ from notecite.schemas.ask import AskRequest, AskResponse
 
 def print_references(response: AskResponse) -> None:
     """``[N1] vault/path.md > Section`` for each reference, under the id the answer cites it
-    by, with the line that supports it."""
+    by, with the line that supports it. Two chunks of a note that touch are one source with
+    one id: the second is listed under the first, not under its id again."""
     if not response.references:
         return
     click.echo("\nReferences:")
+    labelled: set[str] = set()
     for number, ref in enumerate(response.references, start=1):
         section = f" > {ref.heading_path}" if ref.heading_path else ""
         line = f":{ref.quote_line}" if ref.quote_line else ""
-        click.echo(f"[{ref.cid or f'N{number}'}] {ref.vault}/{ref.rel_path}{line}{section}")
+        cid = ref.cid or f"N{number}"
+        label = "    " if cid in labelled else f"[{cid}]"
+        labelled.add(cid)
+        click.echo(f"{label} {ref.vault}/{ref.rel_path}{line}{section}")
         if ref.quote:
             click.secho(f"     \u201c{ref.quote}\u201d", dim=True)
 
