@@ -767,11 +767,16 @@ class Grounder:
         )
         claims = split_claims(title_fields_as_text(marked))
         question_terms = set(content_terms(question))
-        owners = _owners(question)
-        named = {s.cid: _names_in(s) for s in sources} if owners else {}
         verdicts = asks_yes_or_no(question)  # "Yes, X does Y" only restates it
         cosines = self._cosines(claims, lines)
         framing = {s.cid: _framing(s) for s in sources}
+        owners = _owners(question)
+        # every term a source holds: its text, its note's title and section, its path
+        named = {
+            s.cid: line_terms(s.text) | framing[s.cid] | line_terms(s.rel_path)
+            for s in sources
+            if owners
+        }
         held = {
             cid: [line_terms(text) | framing[cid] for text, _ in found]
             for cid, found in lines.items()
@@ -949,11 +954,6 @@ def _owners(question: str) -> set[str]:
     question's terms are otherwise left out of a claim's score."""
     names = (n.lower() for n in _OWNER.findall(question))
     return {root(name) for name in names if name not in _NO_OWNERS}
-
-
-def _names_in(source: ContextSource) -> set[str]:
-    """Every term ``source`` holds: its text, its note's title and section, its path."""
-    return line_terms(source.text) | _framing(source) | line_terms(source.rel_path)
 
 
 def _rank(cid: str) -> int:
