@@ -58,6 +58,7 @@ class Replayed:
     outcome: QaOutcome
     needs_model: bool  # it reaches the model now, and the record has no answer to give it
     read_now_only: bool  # the reading check ran now, and not in the recorded run
+    kept_files: tuple[str, ...] = ()  # the files of the chunks the prompt was given
 
 
 def _records(paths: Sequence[Path]) -> dict[str, dict[str, Any]]:
@@ -113,7 +114,12 @@ def replay(
         if needs_model:
             outcome = QaOutcome(outcome.retrieved_files, (), "", True, 0.0)
         read_then = record.get("reading_checked", _read_in(record))
-        done.append(Replayed(asked.item, outcome, needs_model, asked.read and not read_then))
+        kept = (
+            tuple(dict.fromkeys(c.rel_path for c in debug.retrieved_chunks if c.kept))
+            if debug
+            else ()
+        )
+        done.append(Replayed(asked.item, outcome, needs_model, asked.read and not read_then, kept))
     return done
 
 
@@ -163,6 +169,8 @@ def main() -> None:
                 "abstained": d.outcome.abstained,
                 "answer": d.outcome.answer,
                 "cited": list(d.outcome.cited_files),
+                "retrieved": list(d.outcome.retrieved_files),
+                "in_prompt": list(d.kept_files),
                 "needs_model": d.needs_model,
             }
             for d in done

@@ -22,9 +22,12 @@ from notecite.generate.answer import (
 )
 from notecite.generate.base import LLM, ChatMessage, ContextSource
 from notecite.generate.context import ContextBudget, ContextPiece, TokenCounter
+from notecite.generate.evidence import GAP
 from notecite.generate.failures import failure_type
 from notecite.generate.grounding import Grounder, SupportLine, locate
 from notecite.generate.prompts import answer_messages
+from notecite.generate.properties import shown_properties
+from notecite.ingest.frontmatter import frontmatter_end
 from notecite.retrieve.frontmatter import no_matching_notes_answer
 from notecite.retrieve.retriever import Candidate
 from notecite.retrieve.salient import not_mentioned_answer
@@ -54,21 +57,50 @@ NO_CONTEXT_ANSWER = "I couldn't find anything relevant to that in your notes."
 NO_NOTES_ANSWER = "I don't have any notes to search yet: add a vault and index it first."
 
 
-def context_pieces(kept: Sequence[Candidate]) -> list[ContextPiece]:
-    """The kept candidates as context pieces, indexed by their position in ``kept``."""
-    return [
-        ContextPiece(
-            index=i,
-            vault=c.chunk.vault,
-            rel_path=c.chunk.rel_path,
-            heading_path=c.chunk.heading_path,
-            text=c.chunk.text,
-            line_start=c.chunk.line_start,
-            line_end=c.chunk.line_end,
-            title=c.chunk.title,
+def context_pieces(
+    kept: Sequence[Candidate], note_lines: NoteLines | None = None
+) -> list[ContextPiece]:
+    """The kept candidates as context pieces, indexed by their position in ``kept``; with
+    ``note_lines``, the first kept chunk of a note in the file's order is given the note's
+    properties above its text (:mod:`notecite.generate.properties`)."""
+    first: dict[tuple[str, str], int] = {}
+    for i, c in enumerate(kept):
+        key = (c.chunk.vault, c.chunk.rel_path)
+        if key not in first or c.chunk.line_start < kept[first[key]].chunk.line_start:
+            first[key] = i
+    pieces = []
+    for i, c in enumerate(kept):
+        chunk = c.chunk
+        shown: list[tuple[int, str]] = []
+        if note_lines is not None and first[(chunk.vault, chunk.rel_path)] == i:
+            shown = _properties(chunk, note_lines)
+        above = [text for _, text in shown]
+        if shown and chunk.chunk_index > 0:  # the note's text in between is not shown
+            above.append(GAP)
+        pieces.append(
+            ContextPiece(
+                index=i,
+                vault=chunk.vault,
+                rel_path=chunk.rel_path,
+                heading_path=chunk.heading_path,
+                text="\n".join([*above, chunk.text]),
+                line_start=shown[0][0] if shown else chunk.line_start,
+                line_end=chunk.line_end,
+                title=chunk.title,
+                properties=len(above),
+            )
         )
-        for i, c in enumerate(kept)
-    ]
+    return pieces
+
+
+def _properties(chunk: StoredChunk, note_lines: NoteLines) -> list[tuple[int, str]]:
+    """The note's properties shown above ``chunk``: (line number in the file, line)."""
+    lines = note_lines(chunk.vault, chunk.rel_path)
+    end = frontmatter_end(lines) if lines else 0
+    if not lines or not end or chunk.line_start <= end:
+        return []
+    inside = lines[1 : end - 1]
+    return [(position + 2, inside[position]) for position in shown_properties(inside)]
 
 
 EVIDENCE_SCALE = {"brief": 0.6, "normal": 1.0, "detailed": 2.0}
@@ -100,12 +132,17 @@ def context_budget(
 
 def place_quotes(answer: CitedAnswer, kept: Sequence[Candidate], note_lines: NoteLines) -> None:
     """Set each supporting line's number to its line in the note file (a chunk's text drops
-    blank lines, so the number counted in the chunk is only an estimate)."""
+    blank lines, so the number counted in the chunk is only an estimate; a note's
+    properties are shown above a chunk)."""
     for cid, support in list(answer.support.items()):
         for index in answer.members.get(cid, []):
             chunk = kept[index].chunk
             lines = note_lines(chunk.vault, chunk.rel_path)
-            found = locate(lines, support.text, chunk.line_start, chunk.line_end) if lines else None
+            if not lines:
+                continue
+            found = locate(lines, support.text, chunk.line_start, chunk.line_end)
+            if found is None:  # a property, shown above the chunk
+                found = locate(lines, support.text, 1, frontmatter_end(lines))
             if found is not None:
                 answer.support[cid] = replace(support, line=found)
                 break
@@ -219,7 +256,7 @@ class AskPipeline:
         answer = answer_with_citations(
             self._llm,
             asked,
-            context_pieces(kept),
+            context_pieces(kept, self._note_lines),
             _prompt_builder(request, absent, asked),
             self._count_tokens,
             AnswerSettings(
@@ -364,17 +401,26 @@ def closest(kept: Sequence[Candidate]) -> list[Reference]:
 
 
 def _reference(
-    chunk: StoredChunk, cid: str | None = None, support: SupportLine | None = None
+    chunk: StoredChunk,
+    cid: str | None = None,
+    support: SupportLine | None = None,
+    properties: bool = False,
 ) -> Reference:
-    """A chunk as a reference; ``support`` is its supporting line when the chunk holds it."""
-    holds = support is not None and chunk.line_start <= support.line <= chunk.line_end
+    """A chunk as a reference; ``support`` is its supporting line when the chunk holds it
+    (with ``properties``, the chunk was shown under its note's properties, and a property's
+    line above it counts: the reference's span then starts there)."""
+    holds = support is not None and (
+        chunk.line_start <= support.line <= chunk.line_end
+        or (properties and support.line < chunk.line_start)
+    )
+    start = min(chunk.line_start, support.line) if holds and support else chunk.line_start
     return Reference(
         vault=chunk.vault,
         rel_path=chunk.rel_path,
         heading_path=chunk.heading_path,
         chunk_index=chunk.chunk_index,
         cid=cid,
-        line_start=chunk.line_start,
+        line_start=start,
         line_end=chunk.line_end,
         quote=support.text if holds and support else None,
         quote_line=support.line if holds and support else None,
@@ -389,7 +435,11 @@ def references(
     found: list[Reference] = []
     for cid in sorted(members, key=lambda c: int(c[1:])):
         support = answer.support.get(cid)
-        found.extend(_reference(kept[index].chunk, cid, support) for index in members[cid])
+        # a block's first chunk in the note's order is the one shown under its properties
+        top = min(members[cid], key=lambda i: kept[i].chunk.line_start, default=None)
+        found.extend(
+            _reference(kept[index].chunk, cid, support, index == top) for index in members[cid]
+        )
     return found
 
 

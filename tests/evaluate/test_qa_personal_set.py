@@ -21,7 +21,7 @@ WRITTEN_BEFORE = ("vaults.jsonl", *(f"vaults-dev{n}.jsonl" for n in range(2, 12)
 COUNTS = {
     (kind, half): n
     for kind, n in {
-        "fact": 10,
+        "fact": 14,
         "how-to": 8,
         "multi-note": 5,
         "time": 5,

@@ -261,3 +261,76 @@ def test_a_line_that_speaks_of_the_following_brings_the_code_block_a_line_after_
     question = "Which keybinding opens lookup for a journal note?"
     (chosen,) = select_evidence([block(lines)], question, 200, words)
     assert lines[3] in chosen.lines
+
+
+PERSON = [
+    "role: Senior backend engineer",
+    "timezone: Europe/Warsaw",
+    "people:",
+    "  - dana",
+    "  - aiko",
+    "# Tomasz Brenner",
+    "Owns the billing export and is backup on Postgres.",
+    "Prefers meetings before four, picks up the kids.",
+    "Birthday in November.",
+]
+
+
+def with_properties(lines: list[str], properties: int) -> ContextBlock:
+    shown = block(lines)
+    shown.properties = properties
+    return shown
+
+
+def test_a_property_is_kept_when_the_question_names_its_key() -> None:
+    (chosen,) = select_evidence(
+        [with_properties(PERSON, 5)], "Which timezone is Tomasz in?", 200, words
+    )
+    assert "timezone: Europe/Warsaw" in chosen.lines
+    assert "role: Senior backend engineer" not in chosen.lines
+    assert chosen.properties == 1
+
+
+def test_a_property_named_by_a_word_of_the_question_it_begins_is_kept() -> None:
+    owned = ["owner: dana", "# Loki migration", "Move the logs from ELK to Loki."]
+    (chosen,) = select_evidence([with_properties(owned, 1)], "Who owns it?", 200, words)
+    assert chosen.lines[0] == "owner: dana"
+
+
+def test_a_list_property_is_kept_whole_when_its_value_holds_a_name_of_the_question() -> None:
+    (chosen,) = select_evidence(
+        [with_properties(PERSON, 5)], "What does Aiko say about the billing export?", 200, words
+    )
+    assert chosen.lines[:3] == ["people:", "  - dana", "  - aiko"]
+    assert "Owns the billing export and is backup on Postgres." in chosen.lines
+
+
+def test_properties_no_question_term_names_are_not_shown_in_their_place_the_text_is() -> None:
+    (chosen,) = select_evidence(
+        [with_properties(PERSON, 5)], "What is the weather on Mars?", 200, words
+    )
+    assert chosen.lines == [  # the text's opening lines, as for any block
+        "# Tomasz Brenner",
+        "Owns the billing export and is backup on Postgres.",
+        "Prefers meetings before four, picks up the kids.",
+    ]
+    assert chosen.properties == 0
+
+
+def test_a_property_does_not_push_a_line_of_the_text_out_of_its_windows() -> None:
+    question = "When are meetings best for Tomasz, and which timezone?"
+    plain = block(PERSON[5:])
+    (without,) = select_evidence([plain], question, 200, words)
+    (shown,) = select_evidence([with_properties(PERSON, 5)], question, 200, words)
+    assert shown.lines[0] == "timezone: Europe/Warsaw"
+    assert [line for line in shown.lines if line != GAP][1:] == [
+        line for line in without.lines if line != GAP
+    ]
+
+
+def test_a_plain_word_of_the_question_in_a_value_does_not_show_the_property() -> None:
+    book = ["status: finished", "# Winter Harbour", "Gave up at page 140 of 410."]
+    (chosen,) = select_evidence(
+        [with_properties(book, 1)], "Which novel did I not finish, and where?", 200, words
+    )
+    assert "status: finished" not in chosen.lines

@@ -8,7 +8,12 @@ from datetime import UTC, date, datetime
 import pytest
 
 from notecite.errors import ParseError
-from notecite.ingest.frontmatter import as_keywords, parse_date, split_frontmatter
+from notecite.ingest.frontmatter import (
+    as_keywords,
+    frontmatter_end,
+    parse_date,
+    split_frontmatter,
+)
 from notecite.ingest.markdown import parse_markdown
 from notecite.types import ParsedNote
 
@@ -28,6 +33,15 @@ def test_split_returns_mapping_body_and_offset() -> None:
 
 def test_no_frontmatter_leaves_text_alone() -> None:
     assert split_frontmatter("# Title\n---\nx: 1\n---\n") == ({}, "# Title\n---\nx: 1\n---\n", 0)
+
+
+def test_frontmatter_end_counts_the_lines_through_the_closing_fence() -> None:
+    text = "---\ntitle: A\nrole: lead\n---\n# A\nbody"
+    assert frontmatter_end(text.split("\n")) == 4  # the same offset as split_frontmatter
+    assert frontmatter_end(text.split("\n")) == split_frontmatter(text)[2]
+    assert frontmatter_end(["# A", "---", "x: 1", "---"]) == 0  # a rule, not frontmatter
+    assert frontmatter_end(["---", "x: 1"]) == 0  # never closed
+    assert frontmatter_end([]) == 0
 
 
 def test_empty_frontmatter_is_an_empty_mapping() -> None:

@@ -274,7 +274,7 @@ class ChatService:
         return answer_with_citations(
             llm,
             request.message,  # model-free providers pick sentences by the user's own words
-            context_pieces(kept),
+            context_pieces(kept, self._note_lines),
             prompt,
             self._count_tokens,
             AnswerSettings(
@@ -316,7 +316,10 @@ class ChatService:
                     vault=source.vault,
                     path=source.rel_path,
                     section=source.heading_path,
-                    line_start=chunk.chunk.line_start,
+                    # a property's line, shown above the chunk, starts the span
+                    line_start=min(chunk.chunk.line_start, support.line)
+                    if support
+                    else chunk.chunk.line_start,
                     line_end=chunk.chunk.line_end,
                     quote=support.text if support else None,
                     quote_line=support.line if support else None,

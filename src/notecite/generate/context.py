@@ -28,6 +28,9 @@ class ContextPiece:
     line_start: int
     line_end: int
     title: str = ""
+    properties: int = 0
+    """How many of the first lines of ``text`` are the note's properties
+    (:mod:`notecite.generate.properties`), shown above its first chunk."""
 
 
 @dataclass
@@ -42,6 +45,7 @@ class ContextBlock:
     lines: list[str]
     members: list[int] = field(default_factory=list)
     title: str = ""
+    properties: int = 0  # its first lines that are the note's properties
 
     @property
     def text(self) -> str:
@@ -118,6 +122,7 @@ def merge_pieces(pieces: Sequence[ContextPiece]) -> list[ContextBlock]:
                         piece.text.split("\n"),
                         [piece.index],
                         piece.title,
+                        piece.properties,
                     )
                 )
         ranked.extend((min(b.members), b) for b in blocks)

@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from notecite.generate.context import ContextBlock, TokenCounter
 from notecite.generate.grounding import content_terms, line_terms
 from notecite.generate.markup import code_roles, compact, is_fence, is_markup, names_section
+from notecite.generate.properties import property_key
 
 GAP = "…"
 BEFORE = 1  # lines kept before a line that scores, when it is read with them
@@ -67,10 +68,13 @@ class ScoredLine:
     score: float
     shown: bool = True
     """False for a blank line, a line of markup, or a heading the source header names."""
+    property: bool = False
+    """A line of the note's properties (:mod:`notecite.generate.properties`)."""
 
 
 def score_lines(blocks: Sequence[ContextBlock], question: str) -> list[list[ScoredLine]]:
-    """Each block's lines scored by the question terms they hold (rarer terms weigh more)."""
+    """Each block's lines scored by the question terms they hold (rarer terms weigh more;
+    how rare is counted over the lines of the notes' text, not their properties)."""
     wanted = content_terms(question)
     shown = [
         [
@@ -83,12 +87,18 @@ def score_lines(blocks: Sequence[ContextBlock], question: str) -> list[list[Scor
     ]
     held = [
         [
-            line_terms(line) if visible else set()
-            for line, visible in zip(block.lines, flags, strict=True)
+            (line_terms(line) if n >= block.properties else _property_terms(line, wanted))
+            if visible
+            else set()
+            for n, (line, visible) in enumerate(zip(block.lines, flags, strict=True))
         ]
         for block, flags in zip(blocks, shown, strict=True)
     ]
-    everyline = [terms for block in held for terms in block]
+    everyline = [
+        terms
+        for block, block_terms in zip(blocks, held, strict=True)
+        for terms in block_terms[block.properties :]
+    ]
     total = max(len(everyline), 1)
     weight = {}
     for term, base in wanted.items():
@@ -101,6 +111,7 @@ def score_lines(blocks: Sequence[ContextBlock], question: str) -> list[list[Scor
                 compact(line),
                 sum(w for term, w in weight.items() if term in terms) if visible else 0.0,
                 visible,
+                n < block.properties,
             )
             for n, (line, terms, visible) in enumerate(
                 zip(block.lines, block_terms, flags, strict=True)
@@ -110,32 +121,72 @@ def score_lines(blocks: Sequence[ContextBlock], question: str) -> list[list[Scor
     ]
 
 
+def _property_terms(line: str, wanted: dict[str, float]) -> set[str]:
+    """The terms of a property line that count: its key's words (a question's "owns" is
+    the key ``owner``, its "reviewed" ``reviewers``), and of its value the question's
+    names, numbers and code (a question term weighing more than a plain word)."""
+    key = property_key(line)
+    value = line.split(":", 1)[1] if key else line
+    named = {term for term in line_terms(value) if wanted.get(term, 0.0) > 1.0}
+    if not key:
+        return named
+    words = line_terms(key)
+    said = {t for t in wanted if len(t) >= 3 and any(w.startswith(t) for w in words)}
+    return words | said | named
+
+
 def _windows(lines: Sequence[ScoredLine]) -> list[list[int]]:
     """Positions to keep, as windows in the order of their best line's score; each window
-    starts at its best line or the one before it (see :data:`_LEANS_BACK`)."""
+    starts at its best line or the one before it (see :data:`_LEANS_BACK`). The note's
+    properties come after its text's windows: one is kept only when it holds a question
+    term, and then whole (its key with its list)."""
     hits = sorted(
         (line for line in lines if line.score > 0 and line.shown),
         key=lambda line: (-line.score, line.position),
     )
-    if not hits:
-        opening = [line.position for line in lines if line.shown][:OPENING_LINES]
-        return [opening] if opening else []
-    best = hits[0].score
+    text_hits = [hit for hit in hits if not hit.property]
+    text_start = next((line.position for line in lines if not line.property), len(lines))
+    best = text_hits[0].score if text_hits else 0.0
+    properties = [
+        _property_window(lines, hit.position, text_start)
+        for hit in hits[:WINDOWS_PER_BLOCK]
+        if hit.property and hit.score >= best / 2
+    ]
+    if not text_hits:
+        opening = [line.position for line in lines if line.shown and not line.property]
+        return properties + ([opening[:OPENING_LINES]] if opening else [])
     intro = _intros(lines)
     windows = []
-    for hit in hits[:WINDOWS_PER_BLOCK]:
+    for hit in text_hits[:WINDOWS_PER_BLOCK]:
         if hit.score < best / 2:
             break
         low = max(0, hit.position - BEFORE) if _needs_line_before(lines, hit) else hit.position
+        low = max(low, text_start)
         high = _list_end(lines, hit.position, min(len(lines) - 1, hit.position + AFTER))
         window = [hit.position] + [
             p for p in range(low, high + 1) if lines[p].shown and p != hit.position
         ]
         lead = intro.get(hit.position)
-        if lead is not None and lead not in window:
+        if lead is not None and lead >= text_start and lead not in window:
             window.insert(1, lead)
         windows.append(window)
-    return windows
+    return windows + properties
+
+
+def _property_window(lines: Sequence[ScoredLine], hit: int, text_start: int) -> list[int]:
+    """The property that line ``hit`` belongs to: its key's line and the lines it goes on
+    over (up to :data:`LIST_ITEMS`), ``hit`` first."""
+
+    def goes_on(position: int) -> bool:
+        return lines[position].text[:1] in (" ", "\t", "-")
+
+    key = hit
+    while key > 0 and goes_on(key):
+        key -= 1
+    end = key
+    while end + 1 < text_start and goes_on(end + 1) and end - key < LIST_ITEMS:
+        end += 1
+    return [hit] + [p for p in range(key, end + 1) if p != hit and lines[p].shown]
 
 
 def _intros(lines: Sequence[ScoredLine]) -> dict[int, int]:
@@ -270,6 +321,7 @@ def select_evidence(
         if not keep:
             continue
         block.lines = _render(lines, keep)
+        block.properties = len(_render(lines, {p for p in keep if lines[p].property}))
         block.line_start += min(keep)  # an estimate: a chunk's text drops blank lines
         chosen.append(block)
         used += cost

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from datetime import UTC, date, datetime
 from typing import Any
 
@@ -44,6 +45,15 @@ def split_frontmatter(text: str) -> tuple[dict[str, Any], str, int]:
                 )
             return {str(k): v for k, v in data.items()}, "\n".join(lines[i + 1 :]), i + 1
     raise ParseError("frontmatter opened with '---' but never closed")
+
+
+def frontmatter_end(lines: Sequence[str]) -> int:
+    """The number of a note's lines up to and including its frontmatter's closing fence
+    (0 when the note has no frontmatter, or one never closed): the frontmatter's own lines
+    are ``lines[1 : end - 1]``."""
+    if not lines or lines[0].strip() != "---":
+        return 0
+    return next((i + 1 for i in range(1, len(lines)) if _DELIM.match(lines[i])), 0)
 
 
 # YAML aliases share one object between many places; expanded (as JSON, as text) a few lines

@@ -1,0 +1,71 @@
+"""A note's properties (its YAML frontmatter) as lines the model may read.
+
+People keep facts in a note's properties: a colleague's ``timezone:``, a book's
+``rating:``, the ``people:`` at a meeting. The index reads a note's title, description and
+tags from them, and the context showed the model none of them, so a question about one was
+refused or answered from a look-alike line. Now the first of a note's chunks in the
+context is given its properties as lines above its text, as the file writes them. The
+evidence selection keeps a property only when the question names its key ("what timezone
+is Tomasz in?") or a name, number or code its value holds (:mod:`notecite.generate.evidence`):
+"date" or "status" said in passing is not a reason to show every note's date.
+
+Left out: keys the prompt already shows or that say nothing about the note's subject
+(:data:`HIDDEN_KEYS`: its id, title, tags, aliases, publishing settings), properties with
+no value or a yes/no one, times written as epoch numbers (Dendron's ``created:
+1608221406236``), and mappings (a tool's settings). A property written over several lines
+(a list) is kept or left out whole.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+HIDDEN_KEYS = frozenset(
+    {"id", "uid", "title", "tags", "tag", "aliases", "alias", "desc", "description"}
+    | {"cssclass", "cssclasses", "publish", "permalink", "layout", "redirect_from"}
+)
+"""Keys whose values the prompt already shows (the title), that the index reads already
+(tags, aliases, the description: a summary of what the note's text says), or that only
+tell a tool where or how to show the note."""
+
+# A top-level property: "key: value" at the line's start ("key:" alone opens a list or a
+# mapping on the lines after it).
+_PROPERTY = re.compile(r"^([A-Za-z_][\w .-]*?)\s*:(?:\s+(.*))?$")
+_EPOCH = re.compile(r"^['\"]?\d{10,13}['\"]?$")
+_NO_VALUE = frozenset({"", "''", '""', "[]", "{}", "null", "~", "true", "false", "yes", "no"})
+_NESTED_KEY = re.compile(r"^\s+[\w.-]+\s*:")  # a mapping's key, under the one it belongs to
+
+
+def _worth_showing(key: str, value: str, lines: Sequence[str]) -> bool:
+    value = value.strip()
+    if key.lower() in HIDDEN_KEYS or _EPOCH.match(value):
+        return False
+    if any(_NESTED_KEY.match(line) for line in lines):  # settings for a tool, not a fact
+        return False
+    return bool(lines) or value.lower() not in _NO_VALUE
+
+
+def property_key(line: str) -> str:
+    """The key a property's first line names ("" for a line that goes on from one above:
+    a list item)."""
+    found = _PROPERTY.match(line)
+    return found.group(1) if found is not None else ""
+
+
+def shown_properties(lines: Sequence[str]) -> list[int]:
+    """The positions in ``lines`` (a frontmatter's lines, between its fences) of the
+    properties worth showing, each with the lines it goes on over."""
+    groups: list[tuple[str, str, list[int]]] = []  # key, value, positions
+    for position, line in enumerate(lines):
+        found = _PROPERTY.match(line)
+        if found is not None:
+            groups.append((found.group(1), found.group(2) or "", [position]))
+        elif groups and line.strip() and line[:1] in (" ", "\t", "-"):
+            groups[-1][2].append(position)  # a list item or nested key of the one above
+    return [
+        position
+        for key, value, positions in groups
+        if _worth_showing(key, value, [lines[p] for p in positions[1:]])
+        for position in positions
+    ]
