@@ -83,3 +83,33 @@ def test_chat_shows_the_property_too(notecite_engines: EngineFactory) -> None:
     assert citation.note_id.endswith("people/tomasz.md")
     assert (citation.quote, citation.quote_line) == ("timezone: Europe/Warsaw", 4)
     assert citation.line_start == 4
+
+
+TRIP = """---
+tags: [travel, denmark]
+aliases: [Owen's 40th trip]
+rating: 5
+---
+# Copenhagen, June 2025
+
+Four nights in June, flew with KLM.
+"""
+
+
+def test_a_term_only_a_tag_holds_is_not_called_unmentioned(
+    notecite_engines: EngineFactory,
+) -> None:
+    llm = ScriptedLLM("You gave it a 5 [N1].")
+    engine = notecite_engines(
+        vaults={"life": {"travel/cph.md": TRIP, **FILES}}, llm=llm, embedder="hash", ask=KEEP_ALL
+    )
+    question = "Owen wants to go back to Denmark. What rating did I give the Copenhagen trip?"
+    response = engine.ask(AskRequest(question=question, debug=True))
+
+    assert response.abstain_reason != "not_mentioned"
+    assert response.debug is not None
+    assert "Denmark" not in response.debug.missing_terms  # the vault holds it: a tag
+    assert "Denmark" not in response.debug.absent_from_context  # a kept note's tag
+    assert "rating: 5" in llm.answer_calls[0].messages[-1].content
+    absent = engine.ask(AskRequest(question="What rating did Norway get?", debug=True))
+    assert absent.abstain_reason == "not_mentioned"  # no note holds Norway anywhere

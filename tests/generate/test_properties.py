@@ -24,9 +24,11 @@ def test_what_the_prompt_or_the_index_has_already_is_left_out() -> None:
     assert shown(text) == ["role: SRE"]
 
 
-def test_empty_and_yes_no_values_and_epoch_times_are_left_out() -> None:
+def test_empty_and_yes_no_values_epoch_times_and_opaque_ids_are_left_out() -> None:
     text = "desc: ''\nstub: false\nupdated: 1636492098692\ncreated: '1608221406'\nnote:\nowner: me"
     assert shown(text) == ["owner: me"]
+    ids = "documentId: 1FEEo_0aNiNfnW_tzo58m_HAM8wI\nticket: LRK-1611\nservice: billing-export"
+    assert shown(ids) == ["ticket: LRK-1611", "service: billing-export"]
 
 
 def test_a_list_is_kept_whole_and_a_tools_settings_are_left_out() -> None:

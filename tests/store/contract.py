@@ -12,6 +12,7 @@ import hashlib
 from collections.abc import Callable, Iterator, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -58,6 +59,7 @@ def make_record(
     content_hash: str = "h",
     size: int = 10,
     mtime_ns: int = 1,
+    frontmatter: dict[str, Any] | None = None,
 ) -> NoteRecord:
     folder = Path(rel_path).parent.as_posix()
     return NoteRecord(
@@ -69,7 +71,7 @@ def make_record(
         note_type="note",
         description="",
         keywords=("k",),
-        frontmatter={"nested": {"a": [1, 2]}},
+        frontmatter={"nested": {"a": [1, 2]}} if frontmatter is None else frontmatter,
         created=when,
         modified=when,
         content_hash=content_hash,
@@ -413,6 +415,20 @@ class StoreContract(OpenedStore):
         assert store.mentions(["atlas", "other vault"], other) == {"other vault"}
         folder = SearchFilter(folders=("projects-old",))
         assert store.mentions(["legacy", "atlas"], folder) == {"legacy"}
+
+    def test_a_phrase_in_a_frontmatter_value_is_mentioned(
+        self, store: Store, corpus: dict[str, Vault]
+    ) -> None:
+        trip = {"tags": ["travel", "#Denmark"], "aliases": ["Copenhagen June 2025"], "rating": 5}
+        store.replace_note(
+            make_record(corpus["other"], "trips/cph.md", frontmatter=trip),
+            [make_chunk("trips/cph.md", 0, "Owen's 40th, four nights.")],
+        )
+        wanted = ["Denmark", "copenhagen june", "June 2025", "Denmarks", "mark", "Norway"]
+        assert store.mentions(wanted, SearchFilter()) == {"Denmark", "copenhagen june", "June 2025"}
+        main = SearchFilter(vault_ids=(corpus["main"].id,))
+        assert store.mentions(["Denmark"], main) == set()  # another vault's note says it
+        assert store.mentions(["Denmark"], SearchFilter(folders=("trips",))) == {"Denmark"}
 
     def test_recent_chunks_are_the_newest_notes_first(
         self, store: Store, corpus: dict[str, Vault]

@@ -147,11 +147,11 @@ def _windows(lines: Sequence[ScoredLine]) -> list[list[int]]:
     text_hits = [hit for hit in hits if not hit.property]
     text_start = next((line.position for line in lines if not line.property), len(lines))
     best = text_hits[0].score if text_hits else 0.0
+    # a property's terms are few and chosen (its key, the names in its value): each that
+    # holds one is kept, however its score compares with the text's best line
     properties = [
-        _property_window(lines, hit.position, text_start)
-        for hit in hits[:WINDOWS_PER_BLOCK]
-        if hit.property and hit.score >= best / 2
-    ]
+        _property_window(lines, hit.position, text_start) for hit in hits if hit.property
+    ][:WINDOWS_PER_BLOCK]
     if not text_hits:
         opening = [line.position for line in lines if line.shown and not line.property]
         return properties + ([opening[:OPENING_LINES]] if opening else [])

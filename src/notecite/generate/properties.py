@@ -7,13 +7,13 @@ refused or answered from a look-alike line. Now the first of a note's chunks in 
 context is given its properties as lines above its text, as the file writes them. The
 evidence selection keeps a property only when the question names its key ("what timezone
 is Tomasz in?") or a name, number or code its value holds (:mod:`notecite.generate.evidence`):
-"date" or "status" said in passing is not a reason to show every note's date.
+"the book I couldn't finish" does not show every book's ``status: finished``.
 
 Left out: keys the prompt already shows or that say nothing about the note's subject
-(:data:`HIDDEN_KEYS`: its id, title, tags, aliases, publishing settings), properties with
+(:data:`HIDDEN_KEYS`: its id, title, tags, aliases, dates, publishing settings), properties with
 no value or a yes/no one, times written as epoch numbers (Dendron's ``created:
-1608221406236``), and mappings (a tool's settings). A property written over several lines
-(a list) is kept or left out whole.
+1608221406236``), opaque ids (a document's id, a hash), and mappings (a tool's
+settings). A property written over several lines (a list) is kept or left out whole.
 """
 
 from __future__ import annotations
@@ -22,24 +22,29 @@ import re
 from collections.abc import Sequence
 
 HIDDEN_KEYS = frozenset(
-    {"id", "uid", "title", "tags", "tag", "aliases", "alias", "desc", "description"}
+    {"id", "uid", "title", "tags", "tag", "keywords", "aliases", "alias", "desc", "description"}
+    | {"date", "created", "updated", "modified"}
     | {"cssclass", "cssclasses", "publish", "permalink", "layout", "redirect_from"}
 )
 """Keys whose values the prompt already shows (the title), that the index reads already
-(tags, aliases, the description: a summary of what the note's text says), or that only
-tell a tool where or how to show the note."""
+(tags, keywords, aliases, the description: a summary of what the note's text says; the
+note's date, which dates it for recency and time filters: a question's "date" said in
+passing showed every note's), or that only tell a tool where or how to show the note."""
 
 # A top-level property: "key: value" at the line's start ("key:" alone opens a list or a
 # mapping on the lines after it).
 _PROPERTY = re.compile(r"^([A-Za-z_][\w .-]*?)\s*:(?:\s+(.*))?$")
 _EPOCH = re.compile(r"^['\"]?\d{10,13}['\"]?$")
+# an opaque id: one long run of letters, digits, "-" and "_" with a digit in it (a Google
+# Docs id, a hash), which says nothing a question could ask about
+_OPAQUE = re.compile(r"^['\"]?(?=[\w-]*\d)[\w-]{20,}['\"]?$")
 _NO_VALUE = frozenset({"", "''", '""', "[]", "{}", "null", "~", "true", "false", "yes", "no"})
 _NESTED_KEY = re.compile(r"^\s+[\w.-]+\s*:")  # a mapping's key, under the one it belongs to
 
 
 def _worth_showing(key: str, value: str, lines: Sequence[str]) -> bool:
     value = value.strip()
-    if key.lower() in HIDDEN_KEYS or _EPOCH.match(value):
+    if key.lower() in HIDDEN_KEYS or _EPOCH.match(value) or _OPAQUE.match(value):
         return False
     if any(_NESTED_KEY.match(line) for line in lines):  # settings for a tool, not a fact
         return False

@@ -51,7 +51,7 @@ from notecite.retrieve.timehints import TimeRange, parse_time_hint
 from notecite.retrieve.typos import respell, with_readings
 from notecite.schemas.ask import AskRequest, AutoRagMode, DebugInfo, FolderSelection
 from notecite.spelling import spellings
-from notecite.store.base import Store, StoredChunk
+from notecite.store.base import FrontmatterFacets, Store, StoredChunk
 from notecite.types import SearchFilter, Vault
 
 RECENT_NOTES = "recent_notes"
@@ -452,7 +452,7 @@ class RetrievalStage:
             # The vaults were asked before auto-RAG (when anything was kept then); only the
             # context check is redone, since auto-RAG may have changed what was kept.
             if absent.salient:
-                found.missing = self._unseen(absent, context)
+                found.missing = self._unseen_named(absent, context)
             else:
                 found.missing = self._missing(request.question, context)
             debug.missing_terms = list(found.missing.not_in_vaults)
@@ -680,7 +680,7 @@ class RetrievalStage:
 
     def _missing(self, question: str, kept: Sequence[Candidate]) -> MissingTerms:
         """Salient terms of ``question`` that no chunk of the vaults holds (one full-text
-        lookup), and those that ``kept`` does not hold (see :meth:`_unseen`)."""
+        lookup), and those that ``kept`` does not hold (see :meth:`_unseen_named`)."""
         salient = salient_terms(question)
         if not salient:
             return MissingTerms()
@@ -691,7 +691,31 @@ class RetrievalStage:
             return MissingTerms(tuple(salient))
         absent = tuple(t for t in salient if t not in found)
         names = name_groups(question, salient)
-        return self._unseen(MissingTerms(tuple(salient), absent, names=names), kept)
+        return self._unseen_named(MissingTerms(tuple(salient), absent, names=names), kept)
+
+    def _unseen_named(self, missing: MissingTerms, kept: Sequence[Candidate]) -> MissingTerms:
+        """:meth:`_unseen`, less the terms a note of ``kept`` has as a tag or an alias (a
+        trip log tagged ``denmark`` is about Denmark, though its text says Copenhagen)."""
+        found = self._unseen(missing, kept)
+        if not found.not_in_context:
+            return found
+        named = fold(" ".join(self._named_by(kept)))
+        unseen = tuple(
+            t
+            for t in found.not_in_context
+            if not any(_starts_a_word(" ".join(v.split()), named) for v in variants(t))
+        )
+        return replace(found, not_in_context=unseen)
+
+    def _named_by(self, kept: Sequence[Candidate]) -> list[str]:
+        """The tags and aliases of the notes of ``kept`` (none where the store cannot say)."""
+        if not isinstance(self._store, FrontmatterFacets):
+            return []
+        try:
+            fields = self._store.chunk_fields([c.rowid for c in kept], list(NAMING_KEYS))
+        except StoreError:
+            return []
+        return [value for by_key in fields.values() for each in by_key.values() for value in each]
 
     @staticmethod
     def _unseen(missing: MissingTerms, kept: Sequence[Candidate]) -> MissingTerms:
@@ -744,6 +768,11 @@ class RetrievalStage:
             if status.name in {v.name for v in self._vaults}
         )
         return Retrieved(candidates, kept, strategy, k, empty, debug, readings=dict(self._readings))
+
+
+NAMING_KEYS = ("tags", "tag", "aliases", "alias")
+"""Frontmatter keys whose values name what a note is about: a question's term among them is
+not absent from a context that holds the note."""
 
 
 def _shown_text(chunk: StoredChunk) -> str:

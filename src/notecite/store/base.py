@@ -106,7 +106,8 @@ class Store(Protocol):
     - ``tenant_id`` is the tenant whose rows the store reads and writes (1: the default).
     - ``recent_chunks`` gives the first chunk of each of the most recently dated notes in the
       filter, newest first; ``mentions`` gives the phrases (words in order, matched as the
-      full-text index matches words) that occur in at least one chunk in the filter.
+      full-text index matches words) that occur in at least one chunk in the filter, or in
+      a frontmatter value (a tag, an alias, a property) of a note in it.
     """
 
     keeps_sentence_vectors: bool

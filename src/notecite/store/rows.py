@@ -3,6 +3,7 @@ message's JSON columns look, written once for SQLite and PostgreSQL alike."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
@@ -38,6 +39,16 @@ STORED_CHUNK_COLUMNS = (
     "c.id, c.chunk_id, v.name, n.rel_path, n.folder, n.title, c.heading_path, "
     "c.chunk_index, c.text, c.line_start, c.line_end, n.note_type, n.note_ts"
 )
+
+
+def holds_phrase(text: str, words: Sequence[str]) -> bool:
+    """Does ``text`` (a frontmatter value, in lower case) hold ``words`` (lower case) in
+    order, as whole words with only spaces or punctuation between them: the value ``denmark``
+    or ``[[pg16-upgrade]]`` holds "Denmark" and "PG16 upgrade", ``Denmarks`` does not."""
+    if not words:
+        return False
+    pattern = r"(?<![^\W_])" + r"[\W_]+".join(re.escape(w) for w in words) + r"(?![^\W_])"
+    return re.search(pattern, text) is not None
 
 
 def failure_note(vault_id: int, rel_path: str, reason: str, size: int, mtime_ns: int) -> NoteRecord:

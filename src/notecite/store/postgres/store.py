@@ -39,6 +39,7 @@ from notecite.store.rows import (
     STORED_CHUNK_COLUMNS,
     dense_score,
     failure_note,
+    holds_phrase,
     stored_chunk,
 )
 from notecite.types import Chunk, ChunkHit, FailedFile, NoteRecord, SearchFilter, Vault, VaultStatus
@@ -627,11 +628,27 @@ class PostgresStore:
             "SELECT 1 FROM chunks c " + join + " "
             "WHERE c.tenant_id = %s AND c.tsv @@ " + phrase_query_sql() + " {} LIMIT 1"
         ).format(where)
+        # a note mentions a phrase in a frontmatter value too: a tag, an alias, a property
+        in_properties = sql.SQL(
+            "SELECT DISTINCT n.fm_text FROM chunks c " + join + " "
+            "WHERE c.tenant_id = %s AND c.chunk_index = 0 AND n.fm_text::text LIKE %s {} "
+            "LIMIT 200"
+        ).format(where)
         found = set()
         with self._tx() as conn:
             for phrase in phrases:
-                words = " ".join(_PHRASE_WORD.findall(phrase))
-                if words and conn.execute(query, [self.tenant_id, words, *params]).fetchone():
+                words = _PHRASE_WORD.findall(phrase)
+                if not words:
+                    continue
+                if conn.execute(query, [self.tenant_id, " ".join(words), *params]).fetchone():
+                    found.add(phrase)
+                    continue
+                lower = [w.lower() for w in words]
+                rows = conn.execute(
+                    in_properties, [self.tenant_id, f"%{lower[0]}%", *params]
+                ).fetchall()
+                values = (str(v) for row in rows for vs in row[0].values() for v in vs)
+                if any(holds_phrase(value, lower) for value in values):
                     found.add(phrase)
         return found
 

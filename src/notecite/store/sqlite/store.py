@@ -20,7 +20,7 @@ from notecite.filters import Condition
 from notecite.filters.model import NEGATED, positive
 from notecite.store.base import NoteState, StoredChunk
 from notecite.store.fulltext import QUERY_STOPWORDS, query_words
-from notecite.store.rows import STORED_CHUNK_COLUMNS, failure_note, stored_chunk
+from notecite.store.rows import STORED_CHUNK_COLUMNS, failure_note, holds_phrase, stored_chunk
 from notecite.store.sqlite import index_runs
 from notecite.store.sqlite.connection import SQLiteConnection
 from notecite.store.sqlite.frontmatter import (
@@ -692,6 +692,7 @@ class SQLiteStore:
 
     def mentions(self, phrases: Sequence[str], flt: SearchFilter) -> set[str]:
         found = set()
+        unfound: list[tuple[str, list[str]]] = []
         with self.db.read() as conn:
             for phrase in phrases:
                 words = [w.lower() for w in _FTS_TOKEN.findall(phrase)]
@@ -701,8 +702,33 @@ class SQLiteStore:
                 try:
                     if conn.execute(*_lexical_sql(self.tenant_id, match, flt, 1)).fetchone():
                         found.add(phrase)
+                    else:
+                        unfound.append((phrase, words))
                 except sqlite3.OperationalError as exc:
                     raise StoreError(f"full-text search failed: {exc}") from exc
+            found.update(self._in_properties(conn, unfound, flt))
+        return found
+
+    def _in_properties(
+        self, conn: sqlite3.Connection, phrases: Sequence[tuple[str, list[str]]], flt: SearchFilter
+    ) -> set[str]:
+        """The phrases some note of ``flt`` holds in a frontmatter value (a tag, an alias, a
+        property: the note mentions it, though its text may not)."""
+        where, params = _filter_sql(flt)
+        query = (
+            "SELECT DISTINCT f.text FROM note_fields f JOIN notes n ON n.id = f.note_id "
+            "JOIN chunks c ON c.note_id = n.id AND c.chunk_index = 0 "
+            "JOIN vaults v ON v.id = c.vault_id AND v.tenant_id = ? "
+            f"WHERE instr(f.text, ?) > 0 {' '.join(where)} LIMIT 200"
+        )
+        found = set()
+        for phrase, words in phrases:
+            try:
+                rows = conn.execute(query, [self.tenant_id, words[0], *params]).fetchall()
+            except sqlite3.Error as exc:
+                raise StoreError(f"frontmatter lookup failed: {exc}") from exc
+            if any(holds_phrase(str(row[0]), words) for row in rows):
+                found.add(phrase)
         return found
 
     def lexical_search(self, query: str, flt: SearchFilter, limit: int) -> list[ChunkHit]:
