@@ -926,6 +926,24 @@ def test_an_uncited_claim_takes_the_best_ranked_source_that_holds_it_about_as_we
     assert grounding.cited == (cited,)
 
 
+def test_of_sources_holding_an_uncited_claim_alike_the_one_saying_what_was_asked_is_cited() -> None:
+    """ "Who owns the retention project?" answered "Aiko" with no marker: a meeting note
+    names Aiko (N1), the project note's "owner: aiko" (N2) says what was asked."""
+    meeting = ContextSource(
+        "N1", "team", "meetings/retention review.md", "# Background", "- Aiko: +$1.4k/mo at 90d."
+    )
+    project = ContextSource(
+        "N2",
+        "team",
+        "projects/data-retention.md",
+        "# Data retention",
+        "owner: aiko\n…\nRaw events.",
+    )
+    question = "Who's the owner of the raw event retention project?"
+    grounding = Grounder().ground("The owner of the project is Aiko.", (meeting, project), question)
+    assert grounding.cited == ("N2",)
+
+
 @pytest.mark.parametrize(
     ("question", "answer", "kept"),
     [

@@ -13,7 +13,8 @@ A claim is:
 - ``supported`` by a source it cites;
 - ``recited`` when it cites none and a source supports it: one of the sources cited by the
   next claim that cites any ("X. Y [N2][N3]": a model often writes its markers once, after
-  the last claim they are meant for), else the best of all;
+  the last claim they are meant for), else the best of all (of sources that hold it about
+  as well, the one whose line also holds the question's words, then the best-ranked);
 - ``recited`` too when the sources it cites do not support it and another one does (that
   source's citation takes their place);
 - ``unsupported`` otherwise: it is removed from the answer, unless it holds no content
@@ -801,6 +802,7 @@ class Grounder:
             # "Dana's birthday is June 30": only a source that names Dana can say it
             restated = owners.intersection(every)
             best: dict[str, SupportLine] = {}
+            asked: dict[str, int] = {}  # the question's terms the best line of a source holds
             flattened = _quotes_a_block(every)
             for cid, found in lines.items():
                 if not restated <= named.get(cid, restated):
@@ -813,7 +815,8 @@ class Grounder:
                     score += self._cosine_weight * cosines.get((number, cid, index), 0.0)
                     if cid not in best or score > best[cid].score:
                         best[cid] = SupportLine(cid, text, line, round(score, 4))
-            grounded.append(self._verdict(claim, best, _cited_after(claims, number)))
+                        asked[cid] = len(question_terms & held[cid][index])
+            grounded.append(self._verdict(claim, best, _cited_after(claims, number), asked))
         return self._assemble(_release_named(grounded, by_cid, question), shown_paths(sources))
 
     def _cosines(
@@ -878,7 +881,11 @@ class Grounder:
         )
 
     def _verdict(
-        self, claim: Claim, best: dict[str, SupportLine], after: Sequence[str] = ()
+        self,
+        claim: Claim,
+        best: dict[str, SupportLine],
+        after: Sequence[str] = (),
+        asked: dict[str, int] | None = None,
     ) -> GroundedClaim:
         top_any = max(best.values(), key=lambda s: s.score, default=None)
         if not claim.cids:
@@ -897,11 +904,14 @@ class Grounder:
                 return GroundedClaim(claim, "recited", top_any.score, top_any, [top_any.cid])
             return GroundedClaim(claim, "supported", top_cited.score, top_cited, cids)
         if top_any is not None and top_any.score >= self._threshold:
-            # of the sources whose lines hold the claim about as well, the best-ranked one
-            # (N1 first): two notes saying one thing differ by a word, not by relevance
+            # of the sources whose lines hold the claim about as well, the one whose line
+            # also says what the question asks ("owner: aiko" for "who owns it?", not a
+            # line that only names Aiko), then the best-ranked one (N1 first): two notes
+            # saying one thing differ by a word, not by relevance
             floor = max(self._threshold, top_any.score - RANK_MARGIN)
             top_any = min(
-                (s for s in best.values() if s.score >= floor), key=lambda s: _rank(s.cid)
+                (s for s in best.values() if s.score >= floor),
+                key=lambda s: (-(asked or {}).get(s.cid, 0), _rank(s.cid)),
             )
             return GroundedClaim(claim, "recited", top_any.score, top_any, [top_any.cid])
         score = top_any.score if top_any else 0.0
