@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from notecite.generate.properties import property_key, shown_properties
+from notecite.generate.properties import MAX_LINES, property_key, shown_properties
 
 
 def shown(text: str) -> list[str]:
@@ -41,3 +41,11 @@ def test_a_property_key_is_read_from_its_first_line_only() -> None:
     assert property_key("timezone: Europe/Warsaw") == "timezone"
     assert property_key("people:") == "people"
     assert property_key("  - dana") == ""
+
+
+def test_a_blob_is_left_out_and_a_long_frontmatter_is_cut() -> None:
+    blob = "x" * 400
+    assert shown(f"cover: {blob} and more\nrole: lead") == ["role: lead"]
+    assert shown(f"notes:\n  - {blob}\nrole: lead") == ["role: lead"]
+    many = "\n".join(f"key{n}: value {n}" for n in range(100))
+    assert len(shown(many)) == MAX_LINES

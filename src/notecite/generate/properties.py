@@ -13,7 +13,10 @@ Left out: keys the prompt already shows or that say nothing about the note's sub
 (:data:`HIDDEN_KEYS`: its id, title, tags, aliases, dates, publishing settings), properties with
 no value or a yes/no one, times written as epoch numbers (Dendron's ``created:
 1608221406236``), opaque ids (a document's id, a hash), and mappings (a tool's
-settings). A property written over several lines (a list) is kept or left out whole.
+settings). A property written over several lines (a list) is kept or left out whole; one
+with a line over :data:`MAX_CHARS` is left out, and a note shows at most :data:`MAX_LINES`.
+With ``ask.context = "chunks"`` the model reads whole chunks, and its first chunk with every
+property shown.
 """
 
 from __future__ import annotations
@@ -38,6 +41,10 @@ _EPOCH = re.compile(r"^['\"]?\d{10,13}['\"]?$")
 # an opaque id: one long run of letters, digits, "-" and "_" with a digit in it (a Google
 # Docs id, a hash), which says nothing a question could ask about
 _OPAQUE = re.compile(r"^['\"]?(?=[\w-]*\d)[\w-]{20,}['\"]?$")
+MAX_LINES = 24
+"""At most this many property lines are shown with a note (the first ones worth showing)."""
+MAX_CHARS = 300
+"""A property with a longer line (a pasted blob, an embedded document) is not shown."""
 _NO_VALUE = frozenset({"", "''", '""', "[]", "{}", "null", "~", "true", "false", "yes", "no"})
 _NESTED_KEY = re.compile(r"^\s+[\w.-]+\s*:")  # a mapping's key, under the one it belongs to
 
@@ -47,6 +54,8 @@ def _worth_showing(key: str, value: str, lines: Sequence[str]) -> bool:
     if key.lower() in HIDDEN_KEYS or _EPOCH.match(value) or _OPAQUE.match(value):
         return False
     if any(_NESTED_KEY.match(line) for line in lines):  # settings for a tool, not a fact
+        return False
+    if len(value) > MAX_CHARS or any(len(line) > MAX_CHARS for line in lines):
         return False
     return bool(lines) or value.lower() not in _NO_VALUE
 
@@ -68,9 +77,10 @@ def shown_properties(lines: Sequence[str]) -> list[int]:
             groups.append((found.group(1), found.group(2) or "", [position]))
         elif groups and line.strip() and line[:1] in (" ", "\t", "-"):
             groups[-1][2].append(position)  # a list item or nested key of the one above
-    return [
+    shown = [
         position
         for key, value, positions in groups
         if _worth_showing(key, value, [lines[p] for p in positions[1:]])
         for position in positions
     ]
+    return shown[:MAX_LINES]
