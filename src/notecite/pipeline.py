@@ -30,7 +30,7 @@ from notecite.generate.properties import shown_properties
 from notecite.ingest.frontmatter import frontmatter_end
 from notecite.retrieve.frontmatter import no_matching_notes_answer
 from notecite.retrieve.retriever import Candidate
-from notecite.retrieve.salient import not_mentioned_answer
+from notecite.retrieve.salient import not_mentioned_answer, nothing_found_answer
 from notecite.retrieve.stage import Retrieved
 from notecite.retrieve.terms import query_terms
 from notecite.retrieve.typos import with_readings
@@ -235,7 +235,9 @@ class AskPipeline:
         if not retrieved.kept:
             return finish(
                 AskResponse(
-                    answer=NO_CONTEXT_ANSWER, abstained=True, abstain_reason="no_relevant_context"
+                    answer=nothing_found_answer(NO_CONTEXT_ANSWER, retrieved.missing.absent_names),
+                    abstained=True,
+                    abstain_reason="no_relevant_context",
                 )
             )
         kept = retrieved.kept
@@ -243,7 +245,7 @@ class AskPipeline:
             # A name, command or version the notes never mention: say so, show the closest.
             return finish(
                 AskResponse(
-                    answer=not_mentioned_answer(retrieved.missing.not_in_vaults),
+                    answer=not_mentioned_answer(retrieved.missing.absent_names),
                     references=closest(kept),
                     abstained=True,
                     abstain_reason="not_mentioned",

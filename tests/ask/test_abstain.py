@@ -6,12 +6,13 @@ from pathlib import Path
 
 import pytest
 
+from notecite.chat import ChatRequest
 from notecite.embed.hashing import HashEmbedder
 from notecite.errors import LLMTimeoutError
 from notecite.generate.answer import QUOTED_LABEL, REWRITTEN_LABEL
 from notecite.generate.citations import FALLBACK_ANSWER
 from notecite.generate.reading import NOT_ANSWERED
-from notecite.pipeline import AMBIGUOUS_ANSWER, NO_NOTES_ANSWER
+from notecite.pipeline import AMBIGUOUS_ANSWER, NO_CONTEXT_ANSWER, NO_NOTES_ANSWER
 from notecite.schemas.ask import AskRequest
 from notecite.testing import DelegatingEmbedder, ScriptedLLM
 from tests.ask.conftest import MakeEngine
@@ -64,6 +65,22 @@ def test_an_unrelated_question_abstains_without_asking_for_an_answer(
     assert llm.calls == []
     assert response.debug is not None
     assert not any(c.kept for c in response.debug.retrieved_chunks)
+
+
+def test_nothing_relevant_names_what_no_note_mentions(make_engine: MakeEngine) -> None:
+    llm = ScriptedLLM()
+    engine = make_engine(llm=llm, ask={"folder_ranking": False})
+
+    response = engine.ask(AskRequest(question="Which country won the 2018 FIFA World Cup?"))
+
+    assert (response.abstained, response.abstain_reason) == (True, "no_relevant_context")
+    assert response.answer == f'{NO_CONTEXT_ANSWER[:-1]}: they don\'t mention "FIFA World Cup".'
+    assert llm.calls == []
+    # no name of its own: said as before
+    plain = engine.ask(AskRequest(question="What should I cook for dinner tonight?"))
+    assert (plain.abstain_reason, plain.answer) == ("no_relevant_context", NO_CONTEXT_ANSWER)
+    reply = engine.chat(ChatRequest(message="Which country won the 2018 FIFA World Cup?"))
+    assert reply.answer.endswith(': they don\'t mention "FIFA World Cup".')
 
 
 def test_with_folder_ranking_only_the_folders_are_asked_about(make_engine: MakeEngine) -> None:

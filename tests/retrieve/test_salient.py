@@ -242,3 +242,14 @@ def test_lowercase_names_leave_out_the_words_english_knows() -> None:
         "syncthing",
         "dropbox",
     ]
+
+
+def test_absent_names_are_said_as_the_question_writes_them() -> None:
+    missing = MissingTerms(
+        salient=("Decap", "CMS", "Netlify", "Obsidian"),
+        not_in_vaults=("CMS", "Decap"),
+        names=(("Decap", "CMS"), ("Netlify",), ("Obsidian",)),
+    )
+    assert missing.absent_names == ("Decap CMS",)
+    alone = MissingTerms(salient=("Logseq", "Foam"), not_in_vaults=("Logseq",))
+    assert alone.absent_names == ("Logseq",)

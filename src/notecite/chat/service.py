@@ -41,7 +41,7 @@ from notecite.pipeline import (
 )
 from notecite.retrieve.frontmatter import no_matching_notes_answer
 from notecite.retrieve.retriever import Candidate
-from notecite.retrieve.salient import not_mentioned_answer
+from notecite.retrieve.salient import not_mentioned_answer, nothing_found_answer
 from notecite.retrieve.stage import Retrieved
 from notecite.retrieve.terms import query_terms
 from notecite.retrieve.typos import with_readings
@@ -165,7 +165,7 @@ class ChatService:
         )
         # names the notes never mention settle the turn; a lesser one is told to the model
         settled = retrieved is not None and bool(kept) and retrieved.missing.settled
-        missing = retrieved.missing.not_in_vaults if retrieved and settled else ()
+        missing = retrieved.missing.absent_names if retrieved and settled else ()
         written: list[str] = []
         absent = retrieved.missing.unheld if retrieved else ()
 
@@ -184,6 +184,8 @@ class ChatService:
                     text = no_matching_notes_answer(retrieved.debug.filters)
                 elif missing:
                     text = not_mentioned_answer(missing)
+                elif retrieved:
+                    text = nothing_found_answer(text, retrieved.missing.absent_names)
                 if token is not None:
                     token(text)
                 answer = CitedAnswer(text=text, outcome="fallback")

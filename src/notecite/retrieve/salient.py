@@ -133,6 +133,15 @@ class MissingTerms:
         return absent >= SETTLING_SHARE * max(1, len(names))
 
     @property
+    def absent_names(self) -> tuple[str, ...]:
+        """The question's names that hold a term no note holds, as the question writes them
+        ("Decap CMS", not "CMS" or "Decap"): what an answer says the notes don't mention."""
+        names = self.names or tuple((t,) for t in self.salient)
+        absent = [" ".join(n) for n in names if any(t in self.not_in_vaults for t in n)]
+        held = {t for n in names for t in n}
+        return (*absent, *(t for t in self.not_in_vaults if t not in held))
+
+    @property
     def unheld(self) -> tuple[str, ...]:
         """The salient terms the kept chunks do not hold, in the vaults or not: what the
         model is told the notes don't mention."""
@@ -357,3 +366,12 @@ def not_mentioned_answer(terms: tuple[str, ...]) -> str:
     """The plain answer for salient terms the notes never mention."""
     named = " or ".join(f'"{t}"' for t in terms[:3])
     return f"Your notes don't mention {named}. The closest notes are listed below."
+
+
+def nothing_found_answer(fallback: str, terms: tuple[str, ...]) -> str:
+    """``fallback`` (nothing relevant was found), followed by the question's names that no
+    note mentions, where there are any: '...: they don't mention "Piranesi".'"""
+    if not terms:
+        return fallback
+    named = " or ".join(f'"{t}"' for t in terms[:3])
+    return f"{fallback.rstrip('.')}: they don't mention {named}."

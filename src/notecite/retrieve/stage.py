@@ -467,6 +467,9 @@ class RetrievalStage:
                     *found.candidates,
                     *(c for c in context if c.rowid not in listed),
                 ]
+        else:  # nothing to answer from: the abstention names what no note mentions
+            found.missing = self._missing(request.question, [])
+            debug.missing_terms = list(found.missing.not_in_vaults)
         return found
 
     def _with_parts(
