@@ -70,6 +70,26 @@ def test_the_look_alike_folder_is_found_without_a_filter(notes_engine: Engine) -
     assert "v1/projects-old/zephyr.md" in searched(response)
 
 
+def test_a_folder_the_question_names_is_searched_without_those_words(
+    notes_engine: Engine,
+) -> None:
+    question = "When is the Apollo launch, in my projects-old folder?"
+    response = notes_engine.ask(AskRequest(question=question, debug=True))
+
+    assert searched(response) == {"v1/projects-old/zephyr.md"}
+    debug = debug_of(response)
+    assert debug.searched_question == "When is the Apollo launch?"
+    assert debug.folder_selection.selected == ["v1/projects-old"]
+    # a folder given with the request wins over the words: they are searched as they are
+    given = notes_engine.ask(AskRequest(question=question, folders=["meetings"], debug=True))
+    assert all(p.split("/", 1)[1].startswith("meetings/") for p in searched(given))
+    # words naming no folder of the vaults stay in the question, and nothing is scoped
+    other = "When is the Apollo launch, in my archive folder?"
+    unscoped = notes_engine.ask(AskRequest(question=other, debug=True))
+    assert "v1/projects/work/apollo.md" in searched(unscoped)
+    assert debug_of(unscoped).searched_question in (None, "", other)
+
+
 def test_a_vault_name_prefix_picks_that_vaults_folder(notes_engine: Engine) -> None:
     question = "meetings retro standup espresso Apollo"
     response = notes_engine.ask(AskRequest(question=question, folders=["v2/meetings"], debug=True))

@@ -33,6 +33,7 @@ from notecite.retrieve.folders import (
 )
 from notecite.retrieve.frontmatter import no_note_left, request_filters
 from notecite.retrieve.implied import implied_terms
+from notecite.retrieve.named_folder import named_folder
 from notecite.retrieve.parts import question_parts
 from notecite.retrieve.rerank import final_score, lexical_score
 from notecite.retrieve.rerankers.base import Reranker
@@ -522,10 +523,23 @@ class RetrievalStage:
         searched = without_own_names(found.question)
         searched = without_names(searched, self._theirs(maybe_own_names(searched)))
         searched = self._as_searched(searched, debug)
-        if searched == request.question:
+        folders = list(request.folders)
+        if not folders:  # "in my Recipes folder": searched there, without those words
+            named = named_folder(searched, self._folder_labels())
+            if named.folders:
+                searched, folders = named.question, list(named.folders)
+                debug.notes.append(
+                    f"the question names the folder {', '.join(named.folders)}: searched there"
+                )
+        if searched == request.question and folders == request.folders:
             return request
-        debug.searched_question = searched
-        return request.model_copy(update={"question": searched})
+        if searched != request.question:
+            debug.searched_question = searched
+        return request.model_copy(update={"question": searched, "folders": folders})
+
+    def _folder_labels(self) -> list[str]:
+        """Every folder of the searched vaults, as ``vault/folder``."""
+        return [f"{v.name}/{f}" for v in self._vaults for f in self._folders_of(v) if f]
 
     def _as_searched(self, question: str, debug: DebugInfo) -> str:
         """``question`` with its misspelt words read as the notes' words and the words it
