@@ -7,7 +7,7 @@ import pytest
 from notecite.config import GenerationSettings
 from notecite.generate.base import ContextSource, GenerationRequest
 from notecite.generate.citations import FALLBACK_ANSWER, validate_citations
-from notecite.generate.extractive import LABEL, ExtractiveLLM
+from notecite.generate.extractive import LABEL, ExtractiveLLM, statements
 from notecite.generate.registry import available_llms, create_llm
 
 SOURCES = (
@@ -242,3 +242,11 @@ def test_a_hard_wrapped_sentence_is_quoted_whole() -> None:
         "paste images from the clipboard, or drag-and-drop image files, directly into "
         "markdown documents [N1]." in answer
     )
+
+
+def test_the_mark_of_left_out_lines_is_no_part_of_a_sentence() -> None:
+    text = "birthday: 06-30\n…\nBirthday **June 30**, dinner at the usual place."
+    assert statements(text) == [
+        "birthday: 06-30",
+        "Birthday **June 30**, dinner at the usual place.",
+    ]

@@ -12,6 +12,7 @@ from collections.abc import Iterator, Sequence
 from notecite.config import GenerationSettings
 from notecite.generate.base import ContextSource, GenerationRequest
 from notecite.generate.citations import FALLBACK_ANSWER
+from notecite.generate.evidence import GAP
 from notecite.generate.markup import code_roles, is_markup_or_link, split_outside_code, unwrap
 from notecite.generate.prompts import TOP_OF_NOTE, as_data
 from notecite.retrieve.releases import asks_when_released, is_release_note
@@ -47,9 +48,10 @@ def statements(text: str) -> list[str]:
     """The sentences of a source's ``text`` that may be quoted, in order (a hard-wrapped one
     whole): no heading line, a line of a code block as a code span, and a lead-in that ends
     in a colon ("Create today's note:") joined to what it introduces, which is usually the
-    answer to a how-to."""
+    answer to a how-to; the ``…`` that marks lines left out of the evidence is skipped."""
     parts: list[str] = []
-    lines = unwrap(text.split("\n"))  # a hard-wrapped sentence is one sentence
+    # a hard-wrapped sentence is one sentence; the mark of left-out lines is no part of one
+    lines = unwrap([line for line in text.split("\n") if line.strip() != GAP])
     for line, role in zip(lines, code_roles(line.text for line in lines), strict=True):
         stripped = line.text.strip()
         if role == "code":
