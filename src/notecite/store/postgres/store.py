@@ -628,11 +628,12 @@ class PostgresStore:
             "SELECT 1 FROM chunks c " + join + " "
             "WHERE c.tenant_id = %s AND c.tsv @@ " + phrase_query_sql() + " {} LIMIT 1"
         ).format(where)
-        # a note mentions a phrase in a frontmatter value too: a tag, an alias, a property
-        in_properties = sql.SQL(
-            "SELECT DISTINCT n.fm_text FROM chunks c " + join + " "
-            "WHERE c.tenant_id = %s AND c.chunk_index = 0 AND n.fm_text::text LIKE %s {} "
-            "LIMIT 200"
+        # a note mentions a phrase in a frontmatter value too: a tag, an alias, a property;
+        # the notes whose values hold it are found first, then checked against the filter
+        holding = "SELECT id, fm_text FROM notes WHERE tenant_id = %s AND fm_text::text LIKE %s"
+        in_scope = sql.SQL(
+            "SELECT 1 FROM chunks c " + join + " "
+            "WHERE c.tenant_id = %s AND c.chunk_index = 0 AND n.id = ANY(%s) {} LIMIT 1"
         ).format(where)
         found = set()
         with self._tx() as conn:
@@ -645,10 +646,14 @@ class PostgresStore:
                     continue
                 lower = [w.lower() for w in words]
                 rows = conn.execute(
-                    in_properties, [self.tenant_id, f"%{lower[0]}%", *params]
+                    holding + " LIMIT 5000", [self.tenant_id, f"%{lower[0]}%"]
                 ).fetchall()
-                values = (str(v) for row in rows for vs in row[0].values() for v in vs)
-                if any(holds_phrase(value, lower) for value in values):
+                notes = [
+                    int(note_id)
+                    for note_id, fields in rows
+                    if any(holds_phrase(str(v), lower) for vs in fields.values() for v in vs)
+                ]
+                if notes and conn.execute(in_scope, [self.tenant_id, notes, *params]).fetchone():
                     found.add(phrase)
         return found
 

@@ -713,22 +713,32 @@ class SQLiteStore:
         self, conn: sqlite3.Connection, phrases: Sequence[tuple[str, list[str]]], flt: SearchFilter
     ) -> set[str]:
         """The phrases some note of ``flt`` holds in a frontmatter value (a tag, an alias, a
-        property: the note mentions it, though its text may not)."""
+        property: the note mentions it, though its text may not). One scan of the values
+        finds the notes that hold a phrase; only those are checked against ``flt``."""
         where, params = _filter_sql(flt)
-        query = (
-            "SELECT DISTINCT f.text FROM note_fields f JOIN notes n ON n.id = f.note_id "
-            "JOIN chunks c ON c.note_id = n.id AND c.chunk_index = 0 "
-            "JOIN vaults v ON v.id = c.vault_id AND v.tenant_id = ? "
-            f"WHERE instr(f.text, ?) > 0 {' '.join(where)} LIMIT 200"
-        )
         found = set()
         for phrase, words in phrases:
             try:
-                rows = conn.execute(query, [self.tenant_id, words[0], *params]).fetchall()
+                rows = conn.execute(
+                    "SELECT note_id, text FROM note_fields WHERE instr(text, ?) > 0 LIMIT 5000",
+                    (words[0],),
+                ).fetchall()
+                notes = sorted({int(r[0]) for r in rows if holds_phrase(str(r[1]), words)})
+                if not notes:
+                    continue
+                in_scope = " ".join(
+                    [
+                        "SELECT 1 FROM chunks c JOIN notes n ON n.id = c.note_id",
+                        "JOIN vaults v ON v.id = c.vault_id AND v.tenant_id = ?",
+                        f"WHERE c.chunk_index = 0 AND n.id IN ({','.join('?' * len(notes))})",
+                        *where,
+                        "LIMIT 1",
+                    ]
+                )
+                if conn.execute(in_scope, [self.tenant_id, *notes, *params]).fetchone():
+                    found.add(phrase)
             except sqlite3.Error as exc:
                 raise StoreError(f"frontmatter lookup failed: {exc}") from exc
-            if any(holds_phrase(str(row[0]), words) for row in rows):
-                found.add(phrase)
         return found
 
     def lexical_search(self, query: str, flt: SearchFilter, limit: int) -> list[ChunkHit]:
