@@ -6,6 +6,7 @@ return into the ``/ask`` contract (references, abstentions, the debug view).
 
 from __future__ import annotations
 
+import functools
 import logging
 import time
 from collections.abc import Callable, Sequence
@@ -55,6 +56,12 @@ NoteLines = Callable[[str, str], "list[str] | None"]
 AMBIGUOUS_ANSWER = "Your question has no words to search for; please say what you are looking for."
 NO_CONTEXT_ANSWER = "I couldn't find anything relevant to that in your notes."
 NO_NOTES_ANSWER = "I don't have any notes to search yet: add a vault and index it first."
+
+
+def read_once(note_lines: NoteLines | None) -> NoteLines | None:
+    """``note_lines`` reading each note once, for one ask: its properties are read for the
+    context, and the same lines again to place each quote."""
+    return functools.cache(note_lines) if note_lines is not None else None
 
 
 def context_pieces(
@@ -255,10 +262,11 @@ class AskPipeline:
         # the question with its misspelt words read as the notes' words ("tempalte")
         asked = with_readings(request.question, retrieved.readings)
         threshold = reading_threshold(self._settings, retrieved.read_first)
+        note_lines = read_once(self._note_lines)
         answer = answer_with_citations(
             self._llm,
             asked,
-            context_pieces(kept, self._note_lines),
+            context_pieces(kept, note_lines),
             _prompt_builder(request, absent, asked),
             self._count_tokens,
             AnswerSettings(
@@ -277,8 +285,8 @@ class AskPipeline:
             on_token,
             _prompt_builder(request, (), asked) if absent else None,
         )
-        if self._note_lines is not None:
-            place_quotes(answer, kept, self._note_lines)
+        if note_lines is not None:
+            place_quotes(answer, kept, note_lines)
         record_generation(debug, answer, started)
         debug.invalid_citations = list(answer.invalid)
         return finish(self._response(answer, kept, debug, threshold))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from notecite.generate.properties import MAX_LINES, property_key, shown_properties
+from notecite.generate.properties import MAX_LINES, shown_properties, split_property
 
 
 def shown(text: str) -> list[str]:
@@ -38,9 +38,9 @@ def test_a_list_is_kept_whole_and_a_tools_settings_are_left_out() -> None:
 
 
 def test_a_property_key_is_read_from_its_first_line_only() -> None:
-    assert property_key("timezone: Europe/Warsaw") == "timezone"
-    assert property_key("people:") == "people"
-    assert property_key("  - dana") == ""
+    assert split_property("timezone: Europe/Warsaw") == ("timezone", "Europe/Warsaw")
+    assert split_property("people:") == ("people", "")
+    assert split_property("  - dana") == ("", "  - dana")
 
 
 def test_a_blob_is_left_out_and_a_long_frontmatter_is_cut() -> None:

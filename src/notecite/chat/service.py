@@ -36,6 +36,7 @@ from notecite.pipeline import (
     context_pieces,
     debug_chunks,
     place_quotes,
+    read_once,
     reading_threshold,
     record_generation,
 )
@@ -190,6 +191,7 @@ class ChatService:
                     token(text)
                 answer = CitedAnswer(text=text, outcome="fallback")
             else:
+                note_lines = read_once(self._note_lines)
                 answer = self._answer(
                     request,
                     with_readings(query.query, retrieved.readings if retrieved else {}),
@@ -201,9 +203,10 @@ class ChatService:
                     absent,
                     len(retrieved.parts) if retrieved else 1,
                     read_first=retrieved is not None and retrieved.read_first,
+                    note_lines=note_lines,
                 )
-                if self._note_lines is not None:
-                    place_quotes(answer, kept, self._note_lines)
+                if note_lines is not None:
+                    place_quotes(answer, kept, note_lines)
         except GenerationCancelled:
             logger.debug("turn cancelled after %d pieces", len(written))
             meta.cancelled = True
@@ -268,6 +271,7 @@ class ChatService:
         absent: Sequence[str] = (),
         parts: int = 1,
         read_first: bool = False,
+        note_lines: NoteLines | None = None,
     ) -> CitedAnswer:
         """The answer through the one answer path, with history and the session's prompt
         (``parts``: the things the question asks, each of which needs room in the context;
@@ -276,7 +280,7 @@ class ChatService:
         return answer_with_citations(
             llm,
             request.message,  # model-free providers pick sentences by the user's own words
-            context_pieces(kept, self._note_lines),
+            context_pieces(kept, note_lines),
             prompt,
             self._count_tokens,
             AnswerSettings(

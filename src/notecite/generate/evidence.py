@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from notecite.generate.context import ContextBlock, TokenCounter
 from notecite.generate.grounding import content_terms, line_terms
 from notecite.generate.markup import code_roles, compact, is_fence, is_markup, names_section
-from notecite.generate.properties import property_key
+from notecite.generate.properties import goes_on, split_property
 
 GAP = "…"
 BEFORE = 1  # lines kept before a line that scores, when it is read with them
@@ -125,8 +125,7 @@ def _property_terms(line: str, wanted: dict[str, float]) -> set[str]:
     """The terms of a property line that count: its key's words (a question's "owns" is
     the key ``owner``, its "reviewed" ``reviewers``), and of its value the question's
     names, numbers and code (a question term weighing more than a plain word)."""
-    key = property_key(line)
-    value = line.split(":", 1)[1] if key else line
+    key, value = split_property(line)
     named = {term for term in line_terms(value) if wanted.get(term, 0.0) > 1.0}
     if not key:
         return named
@@ -149,9 +148,8 @@ def _windows(lines: Sequence[ScoredLine]) -> list[list[int]]:
     best = text_hits[0].score if text_hits else 0.0
     # a property's terms are few and chosen (its key, the names in its value): each that
     # holds one is kept, however its score compares with the text's best line
-    properties = [
-        _property_window(lines, hit.position, text_start) for hit in hits if hit.property
-    ][:WINDOWS_PER_BLOCK]
+    property_hits = [hit for hit in hits if hit.property][:WINDOWS_PER_BLOCK]
+    properties = [_property_window(lines, hit.position, text_start) for hit in property_hits]
     if not text_hits:
         opening = [line.position for line in lines if line.shown and not line.property]
         return properties + ([opening[:OPENING_LINES]] if opening else [])
@@ -176,15 +174,11 @@ def _windows(lines: Sequence[ScoredLine]) -> list[list[int]]:
 def _property_window(lines: Sequence[ScoredLine], hit: int, text_start: int) -> list[int]:
     """The property that line ``hit`` belongs to: its key's line and the lines it goes on
     over (up to :data:`LIST_ITEMS`), ``hit`` first."""
-
-    def goes_on(position: int) -> bool:
-        return lines[position].text[:1] in (" ", "\t", "-")
-
     key = hit
-    while key > 0 and goes_on(key):
+    while key > 0 and goes_on(lines[key].text):
         key -= 1
     end = key
-    while end + 1 < text_start and goes_on(end + 1) and end - key < LIST_ITEMS:
+    while end + 1 < text_start and goes_on(lines[end + 1].text) and end - key < LIST_ITEMS:
         end += 1
     return [hit] + [p for p in range(key, end + 1) if p != hit and lines[p].shown]
 

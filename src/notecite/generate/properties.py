@@ -60,11 +60,16 @@ def _worth_showing(key: str, value: str, lines: Sequence[str]) -> bool:
     return bool(lines) or value.lower() not in _NO_VALUE
 
 
-def property_key(line: str) -> str:
-    """The key a property's first line names ("" for a line that goes on from one above:
-    a list item)."""
+def split_property(line: str) -> tuple[str, str]:
+    """A property's first line as (key, value); ("", line) for a line that goes on from
+    one above (a list item)."""
     found = _PROPERTY.match(line)
-    return found.group(1) if found is not None else ""
+    return (found.group(1), found.group(2) or "") if found is not None else ("", line)
+
+
+def goes_on(line: str) -> bool:
+    """Does ``line`` go on from the property above it (a list item, a nested line)?"""
+    return line[:1] in (" ", "\t", "-")
 
 
 def shown_properties(lines: Sequence[str]) -> list[int]:
@@ -72,10 +77,10 @@ def shown_properties(lines: Sequence[str]) -> list[int]:
     properties worth showing, each with the lines it goes on over."""
     groups: list[tuple[str, str, list[int]]] = []  # key, value, positions
     for position, line in enumerate(lines):
-        found = _PROPERTY.match(line)
-        if found is not None:
-            groups.append((found.group(1), found.group(2) or "", [position]))
-        elif groups and line.strip() and line[:1] in (" ", "\t", "-"):
+        key, value = split_property(line)
+        if key:
+            groups.append((key, value, [position]))
+        elif groups and line.strip() and goes_on(line):
             groups[-1][2].append(position)  # a list item or nested key of the one above
     shown = [
         position

@@ -362,10 +362,14 @@ def name_forms(term: str) -> list[str]:
     return [form for form in forms if form != term]
 
 
+def _said(terms: tuple[str, ...]) -> str:
+    """Up to three of ``terms``, quoted: '"Logseq" or "Roam"'."""
+    return " or ".join(f'"{t}"' for t in terms[:3])
+
+
 def not_mentioned_answer(terms: tuple[str, ...]) -> str:
     """The plain answer for salient terms the notes never mention."""
-    named = " or ".join(f'"{t}"' for t in terms[:3])
-    return f"Your notes don't mention {named}. The closest notes are listed below."
+    return f"Your notes don't mention {_said(terms)}. The closest notes are listed below."
 
 
 def nothing_found_answer(fallback: str, terms: tuple[str, ...]) -> str:
@@ -373,5 +377,4 @@ def nothing_found_answer(fallback: str, terms: tuple[str, ...]) -> str:
     note mentions, where there are any: '...: they don't mention "Piranesi".'"""
     if not terms:
         return fallback
-    named = " or ".join(f'"{t}"' for t in terms[:3])
-    return f"{fallback.rstrip('.')}: they don't mention {named}."
+    return f"{fallback.rstrip('.')}: they don't mention {_said(terms)}."

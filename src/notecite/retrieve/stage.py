@@ -717,11 +717,7 @@ class RetrievalStage:
         if not found.not_in_context:
             return found
         named = fold(" ".join(self._named_by(kept)))
-        unseen = tuple(
-            t
-            for t in found.not_in_context
-            if not any(_starts_a_word(" ".join(v.split()), named) for v in variants(t))
-        )
+        unseen = tuple(t for t in found.not_in_context if not _held_in(t, named))
         return replace(found, not_in_context=unseen)
 
     def _named_by(self, kept: Sequence[Candidate]) -> list[str]:
@@ -743,8 +739,7 @@ class RetrievalStage:
         unseen = [
             t
             for t in missing.salient
-            if t not in missing.not_in_vaults
-            and not any(_starts_a_word(" ".join(v.split()), context) for v in variants(t))
+            if t not in missing.not_in_vaults and not _held_in(t, context)
         ]
         if unseen:  # the context's words are stemmed only when a term is not there as written
             stems = {stem(word) for word in tokenize(context)}
@@ -799,6 +794,12 @@ def _shown_text(chunk: StoredChunk) -> str:
     name = PurePosixPath(chunk.rel_path).stem
     spaced = re.sub(r"[._-]+", " ", name)
     return "\n".join((name, spaced, chunk.title, chunk.heading_path, chunk.text))
+
+
+def _held_in(term: str, text: str) -> bool:
+    """Does ``text`` (without accents) hold ``term`` in one of its :func:`variants`, where a
+    word starts (:func:`_starts_a_word`)?"""
+    return any(_starts_a_word(" ".join(v.split()), text) for v in variants(term))
 
 
 def _starts_a_word(form: str, text: str) -> bool:
