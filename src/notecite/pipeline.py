@@ -26,6 +26,7 @@ from notecite.generate.context import ContextBudget, ContextPiece, TokenCounter
 from notecite.generate.evidence import GAP
 from notecite.generate.failures import failure_type
 from notecite.generate.grounding import Grounder, SupportLine, locate
+from notecite.generate.listing import listing_answer
 from notecite.generate.prompts import answer_messages
 from notecite.generate.properties import shown_properties
 from notecite.ingest.frontmatter import frontmatter_end
@@ -239,6 +240,11 @@ class AskPipeline:
                     abstain_reason="no_matching_notes",
                 )
             )
+        if retrieved.listing is not None and retrieved.kept:
+            # "What notes are tagged #baking?": the notes of the scope, listed and cited
+            listing = retrieved.listing
+            answer = listing_answer(context_pieces(retrieved.kept), listing.scope, listing.total)
+            return finish(self._response(answer, retrieved.kept, debug, None))
         if not retrieved.kept:
             return finish(
                 AskResponse(

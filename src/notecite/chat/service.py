@@ -29,6 +29,7 @@ from notecite.generate.citations import FALLBACK_ANSWER
 from notecite.generate.context import TokenCounter
 from notecite.generate.failures import failure_type
 from notecite.generate.grounding import Grounder
+from notecite.generate.listing import listing_answer
 from notecite.pipeline import (
     NO_NOTES_ANSWER,
     NoteLines,
@@ -190,6 +191,12 @@ class ChatService:
                 if token is not None:
                     token(text)
                 answer = CitedAnswer(text=text, outcome="fallback")
+            elif retrieved is not None and retrieved.listing is not None:
+                # "What notes are tagged #baking?": the notes of the scope, listed and cited
+                listing = retrieved.listing
+                answer = listing_answer(context_pieces(kept), listing.scope, listing.total)
+                if token is not None:
+                    token(answer.text)
             else:
                 note_lines = read_once(self._note_lines)
                 answer = self._answer(

@@ -33,6 +33,7 @@ from notecite.retrieve.folders import (
 )
 from notecite.retrieve.frontmatter import no_note_left, request_filters
 from notecite.retrieve.implied import implied_terms
+from notecite.retrieve.listing import LISTED_AT_MOST, Listing, asks_for_listing, scope_words
 from notecite.retrieve.named_folder import named_folder
 from notecite.retrieve.parts import question_parts
 from notecite.retrieve.rerank import final_score, lexical_score
@@ -57,6 +58,12 @@ from notecite.types import SearchFilter, Vault
 
 RECENT_NOTES = "recent_notes"
 """The strategy label of a context made of the most recent notes (nothing could be searched)."""
+
+LISTING = "listing"
+"""The strategy of a question that asks only for the notes of its scope: they are listed."""
+
+LISTING_COUNT_LIMIT = 10_000
+"""The most notes of a scope a listing counts."""
 
 PARTIAL_VECTORS = "+keyword_only_for_waiting_notes"
 """Appended to the strategy while some searched notes still wait for their vectors (a first
@@ -96,6 +103,7 @@ class Retrieved:
     parts: tuple[str, ...] = ()
     readings: dict[str, str] = field(default_factory=dict)
     read_first: bool = False
+    listing: Listing | None = None
 
 
 logger = logging.getLogger(__name__)
@@ -379,6 +387,9 @@ class RetrievalStage:
             found = self._finish([], [], self._options.strategy, 0, debug)
             found.filtered_out = True
             return found
+        written = [c.source for c in self._conditions]
+        if (written or request.folders) and asks_for_listing(request.question, written):
+            return self._listing(request, debug)
         query = self._embed_or_none(request.question, debug)
 
         t = time.perf_counter()
@@ -676,8 +687,26 @@ class RetrievalStage:
         debug.timings_ms.embed = (time.perf_counter() - t) * 1000
         return query
 
-    def _recent(self, scopes: Sequence[Scope], k: int) -> list[Candidate]:
-        """The first chunk of each of the ``k`` most recent notes over the scopes."""
+    def _listing(self, request: AskRequest, debug: DebugInfo) -> Retrieved:
+        """The notes of the request's scope (its filters and folders), newest first, for a
+        question that asks for nothing else."""
+        pairs = [p for folder in request.folders for p in resolve_user_folder(folder, self._vaults)]
+        scopes = [Scope(v, f, 1.0) for v, f in dict.fromkeys(pairs)]
+        scopes = scopes or [Scope(v, "", 1.0) for v in self._vaults]
+        total = len(self._note_rowids(scopes, LISTING_COUNT_LIMIT))
+        notes = self._recent(scopes, LISTED_AT_MOST)
+        folders = [s.label for s in scopes if s.folder]
+        listing = Listing(scope_words(self._conditions, folders), total)
+        debug.notes.append(
+            f"the question asks only for the notes {listing.scope}: they are listed, newest "
+            "first, and nothing was searched"
+        )
+        found = self._finish(notes, notes, LISTING, len(notes), debug)
+        found.listing = listing
+        return found
+
+    def _note_rowids(self, scopes: Sequence[Scope], limit: int) -> list[int]:
+        """The first chunk of each of the ``limit`` most recent notes of each scope."""
         rowids: list[int] = []
         for scope in scopes:
             flt = SearchFilter(
@@ -685,7 +714,12 @@ class RetrievalStage:
                 folders=(scope.folder,) if scope.folder else (),
                 frontmatter=self._conditions,
             )
-            rowids.extend(r for r in self._store.recent_chunks(flt, k) if r not in rowids)
+            rowids.extend(r for r in self._store.recent_chunks(flt, limit) if r not in rowids)
+        return rowids
+
+    def _recent(self, scopes: Sequence[Scope], k: int) -> list[Candidate]:
+        """The first chunk of each of the ``k`` most recent notes over the scopes."""
+        rowids = self._note_rowids(scopes, k)
         chunks = self._store.fetch_chunks(rowids)
         found = [
             Candidate(rowid=r, chunk=chunks[r], score_vector=0.0, score_bm25=0.0, folder_weight=1.0)
