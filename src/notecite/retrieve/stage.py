@@ -33,6 +33,7 @@ from notecite.retrieve.folders import (
 )
 from notecite.retrieve.frontmatter import no_note_left, request_filters
 from notecite.retrieve.implied import implied_terms
+from notecite.retrieve.latest import asks_for_latest, members, newest_member, read_first, series_in
 from notecite.retrieve.listing import LISTED_AT_MOST, Listing, asks_for_listing, scope_words
 from notecite.retrieve.named_folder import named_folder
 from notecite.retrieve.parts import question_parts
@@ -61,6 +62,9 @@ RECENT_NOTES = "recent_notes"
 
 LISTING = "listing"
 """The strategy of a question that asks only for the notes of its scope: they are listed."""
+
+LATEST_SEARCHES = 3
+"""The most searches for a newer note of a series, for a question that asks for the latest."""
 
 LISTING_COUNT_LIMIT = 10_000
 """The most notes of a scope a listing counts."""
@@ -446,6 +450,11 @@ class RetrievalStage:
                 request, retriever, query, scopes, time_range, retrieval, kept, k, debug
             )
         timings.auto_rag = (time.perf_counter() - t) * 1000
+        latest = asks_for_latest(request.question) if time_range is None else None
+        if latest and kept:
+            kept = self._latest_first(
+                request.question, retriever, query, scopes, kept, latest, debug
+            )
         found = self._finish(retrieval.candidates, kept, self._options.strategy, k, debug)
         if self._settings.folder_ranking == "scores":
             self._rank_folders_by_scores(retrieval.candidates, debug)
@@ -483,6 +492,53 @@ class RetrievalStage:
             found.missing = self._missing(request.question, [])
             debug.missing_terms = list(found.missing.not_in_vaults)
         return found
+
+    def _latest_first(
+        self,
+        question: str,
+        retriever: Retriever,
+        query: Vectors | None,
+        scopes: Sequence[Scope],
+        kept: list[Candidate],
+        phrase: str,
+        debug: DebugInfo,
+    ) -> list[Candidate]:
+        """``kept`` with the newest relevant note of the series the question is about first
+        (:mod:`notecite.retrieve.latest`): the series of the best-ranked kept note, its
+        members among ``kept`` and among the relevant notes dated after them (a search from
+        the newest one's date on, again while it finds a newer one, at most
+        :data:`LATEST_SEARCHES` times)."""
+        series = series_in(kept)
+        if series is None:
+            return kept
+        newer: list[Candidate] = []
+        newest = newest_member(series, kept)
+        for _ in range(LATEST_SEARCHES):
+            dates = [
+                c.chunk.note_date
+                for c in members(series, [*kept, *newer])
+                if c.chunk.note_date and (newest is None or c.chunk.rel_path == newest[1])
+            ]
+            if not dates:
+                break
+            after = TimeRange(max(dates), None, phrase)
+            per_scope = self._settings.hits_per_scope
+            found = self._retrieve(
+                retriever, question, query, scopes, per_scope, after, DebugInfo(), record=False
+            )
+            relevant = self._select(found.candidates, query is not None, len(found.candidates))
+            newer.extend(members(series, relevant))
+            later = newest_member(series, [*kept, *newer])
+            if later == newest:
+                break
+            newest = later
+        if newest is None or newest == (kept[0].chunk.vault, kept[0].chunk.rel_path):
+            return kept
+        debug.notes.append(
+            f"the question asks for the newest ({phrase!r}): {newest[0]}/{newest[1]}, the "
+            "newest of its series of notes found, is read first, and the older ones are left out"
+        )
+        return read_first(kept, newer, newest, series)
 
     def _with_parts(
         self,
