@@ -30,6 +30,7 @@ from notecite.generate.listing import listing_answer
 from notecite.generate.prompts import answer_messages
 from notecite.generate.properties import shown_properties
 from notecite.ingest.frontmatter import frontmatter_end
+from notecite.retrieve.aliases import with_named
 from notecite.retrieve.frontmatter import no_matching_notes_answer
 from notecite.retrieve.retriever import Candidate
 from notecite.retrieve.salient import not_mentioned_answer, nothing_found_answer
@@ -266,7 +267,8 @@ class AskPipeline:
             )
         absent = retrieved.missing.unheld
         # the question with its misspelt words read as the notes' words ("tempalte")
-        asked = with_readings(request.question, retrieved.readings)
+        # and with the title of a note it names by an alias ("my manager (Ruben Castellanos)")
+        asked = with_named(with_readings(request.question, retrieved.readings), retrieved.named)
         threshold = reading_threshold(self._settings, retrieved.read_first)
         note_lines = read_once(self._note_lines)
         answer = answer_with_citations(

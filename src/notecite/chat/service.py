@@ -41,6 +41,7 @@ from notecite.pipeline import (
     reading_threshold,
     record_generation,
 )
+from notecite.retrieve.aliases import with_named
 from notecite.retrieve.frontmatter import no_matching_notes_answer
 from notecite.retrieve.retriever import Candidate
 from notecite.retrieve.salient import not_mentioned_answer, nothing_found_answer
@@ -201,7 +202,10 @@ class ChatService:
                 note_lines = read_once(self._note_lines)
                 answer = self._answer(
                     request,
-                    with_readings(query.query, retrieved.readings if retrieved else {}),
+                    with_named(
+                        with_readings(query.query, retrieved.readings if retrieved else {}),
+                        retrieved.named if retrieved else {},
+                    ),
                     history,
                     kept,
                     settings,

@@ -21,6 +21,7 @@ from notecite.embed.base import Embedder, Vectors
 from notecite.errors import EmbeddingError, StoreError
 from notecite.filters import Condition
 from notecite.generate.base import LLM, Judge
+from notecite.retrieve.aliases import named_notes
 from notecite.retrieve.answerability import DEFAULT_MODEL, features
 from notecite.retrieve.autok import automatic_k
 from notecite.retrieve.autorag import AutoRag, AutoRagOptions
@@ -107,6 +108,7 @@ class Retrieved:
     parts: tuple[str, ...] = ()
     readings: dict[str, str] = field(default_factory=dict)
     read_first: bool = False
+    named: dict[str, str] = field(default_factory=dict)
     listing: Listing | None = None
 
 
@@ -483,6 +485,7 @@ class RetrievalStage:
                 self._gate(request.question, found, debug)
             if found.kept:
                 found.kept = context
+                found.named = self._named_notes(request.question, context, debug)
                 listed = {c.rowid for c in found.candidates}
                 found.candidates = [
                     *found.candidates,
@@ -810,6 +813,29 @@ class RetrievalStage:
         unseen = tuple(t for t in found.not_in_context if not _held_in(t, named))
         return replace(found, not_in_context=unseen)
 
+    def _named_notes(
+        self, question: str, kept: Sequence[Candidate], debug: DebugInfo
+    ) -> dict[str, str]:
+        """Each alias of a note of ``kept`` that ``question`` says -> the note's title."""
+        if not isinstance(self._store, FrontmatterFacets):
+            return {}
+        firsts: dict[tuple[str, str], Candidate] = {}
+        for c in kept:
+            firsts.setdefault((c.chunk.vault, c.chunk.rel_path), c)
+        try:
+            fields = self._store.chunk_fields([c.rowid for c in firsts.values()], ALIAS_KEYS)
+        except StoreError:
+            return {}
+        notes = [
+            (c.chunk.title, [v for key in ALIAS_KEYS for v in fields.get(c.rowid, {}).get(key, [])])
+            for c in firsts.values()
+        ]
+        named = named_notes(question, notes)
+        if named:
+            said = ", ".join(f"{alias!r} as {title!r}" for alias, title in named.items())
+            debug.notes.append(f"the question names notes by their aliases: {said}")
+        return named
+
     def _named_by(self, kept: Sequence[Candidate]) -> list[str]:
         """The tags and aliases of the notes of ``kept`` (none where the store cannot say)."""
         if not isinstance(self._store, FrontmatterFacets):
@@ -872,7 +898,10 @@ class RetrievalStage:
         return Retrieved(candidates, kept, strategy, k, empty, debug, readings=dict(self._readings))
 
 
-NAMING_KEYS = ("tags", "tag", "aliases", "alias")
+ALIAS_KEYS = ("aliases", "alias")
+"""Frontmatter keys whose values are the names a note goes by."""
+
+NAMING_KEYS = ("tags", "tag", *ALIAS_KEYS)
 """Frontmatter keys whose values name what a note is about: a question's term among them is
 not absent from a context that holds the note."""
 

@@ -1,0 +1,71 @@
+"""A note the question names by one of its aliases, said with the note's title.
+
+People ask about a note by the name they give it: "Who is my manager?" of the note "Ruben
+Castellanos" with ``aliases: [Ruben, my manager]``, "the weekend sourdough" of "Sourdough
+country loaf". The search finds the note by its alias, but the model reads the note under
+its title and does not join the two: it answered "My manager is VP Engineering" from
+"My manager. VP Engineering." The question as the model reads it says the title after the
+alias ("Who is my manager (Ruben Castellanos)?"), as it says a misspelt word as the notes
+spell it (:func:`notecite.retrieve.typos.with_readings`).
+
+Only a question that asks who someone is ("Who is my manager?", "Who's Tomek?") is read
+so: its answer is the name the note goes by. Said in every question that names a note by an
+alias, the title confused the bundled model more than it helped (6 dev questions, among
+them "the tin loaf (Weekday sandwich loaf)": 3 answers lost their key fact, none gained
+one). Only the aliases of the notes the context holds count, the best-ranked note first;
+not an alias whose words the title holds already ("Ruben" of "Ruben Castellanos"), nor any
+alias of a note the question names by its title.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+MIN_ALIAS_CHARS = 3
+"""An alias shorter than this is too likely a word of any question."""
+
+_WORD = re.compile(r"\w+")
+_WHO_IS = re.compile(r"^\W*who(?:'s|\s+(?:is|are|was|were)\b)", re.IGNORECASE)
+
+
+def _words(text: str) -> set[str]:
+    return {w.lower() for w in _WORD.findall(text)}
+
+
+def _phrase(alias: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<![\w-]){re.escape(alias)}(?![\w-])", re.IGNORECASE)
+
+
+def named_notes(question: str, notes: Sequence[tuple[str, Sequence[str]]]) -> dict[str, str]:
+    """Each alias of ``notes`` ((title, aliases), best first) that ``question`` says, as the
+    question writes it -> the title of its note; none unless the question asks who someone
+    is."""
+    said: dict[str, str] = {}
+    if not _WHO_IS.match(question):
+        return said
+    spans: list[tuple[int, int]] = []
+    asked = _words(question)
+    for title, aliases in notes:
+        title = " ".join(title.split())
+        if not title or _words(title) <= asked:
+            continue
+        for alias in sorted(aliases, key=len, reverse=True):
+            alias = " ".join(alias.split())
+            if len(alias) < MIN_ALIAS_CHARS or _words(alias) <= _words(title):
+                continue
+            found = _phrase(alias).search(question)
+            if found is None or any(found.start() < e and s < found.end() for s, e in spans):
+                continue
+            spans.append(found.span())
+            said.setdefault(found.group(0), title)
+    return said
+
+
+def with_named(question: str, named: dict[str, str]) -> str:
+    """``question`` with the title of each note it names by an alias after the alias."""
+    for alias, title in named.items():
+        found = _phrase(alias).search(question)
+        if found is not None:
+            question = f"{question[: found.end()]} ({title}){question[found.end() :]}"
+    return question

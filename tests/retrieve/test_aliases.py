@@ -1,0 +1,89 @@
+"""A note the question names by an alias is said with its title in the question the model
+reads (units, and an ask on real SQLite whose prompt the scripted model records)."""
+
+from __future__ import annotations
+
+import pytest
+
+from notecite import Engine
+from notecite.retrieve.aliases import named_notes, with_named
+from notecite.schemas.ask import AskRequest
+from notecite.schemas.chat import ChatRequest
+from notecite.testing import EngineFactory, ScriptedLLM
+
+RUBEN = ("Ruben Castellanos", ["ruben", "my manager"])
+LOAF = ("Sourdough country loaf", ["country loaf", "weekend sourdough"])
+
+
+def test_an_alias_the_question_says_is_read_with_the_title() -> None:
+    named = named_notes("Who is my manager?", [RUBEN])
+    assert named == {"my manager": "Ruben Castellanos"}
+    assert with_named("Who is my manager?", named) == "Who is my manager (Ruben Castellanos)?"
+
+
+def test_the_alias_keeps_the_case_the_question_writes() -> None:
+    question = "Who's the Weekend Sourdough for?"
+    named = named_notes(question, [LOAF])
+    assert with_named(question, named) == (
+        "Who's the Weekend Sourdough (Sourdough country loaf) for?"
+    )
+
+
+def test_only_a_question_that_asks_who_is_read_with_the_title() -> None:
+    assert named_notes("Baking the weekend sourdough: what temperature?", [LOAF]) == {}
+    assert named_notes("What does my manager want each month?", [RUBEN]) == {}
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Who is Ruben?",  # the title holds the alias's words
+        "Who is Ruben Castellanos's manager?",  # the question names the note by its title
+        "Who is my managerial contact?",  # not the alias as a whole word
+    ],
+)
+def test_no_title_is_added(question: str) -> None:
+    assert named_notes(question, [RUBEN]) == {}
+
+
+def test_an_alias_two_notes_share_goes_to_the_better_ranked() -> None:
+    other = ("Sandwich loaf", ["weekend sourdough"])
+    assert named_notes("Who is the weekend sourdough?", [other, LOAF]) == {
+        "weekend sourdough": "Sandwich loaf"
+    }
+
+
+def test_a_short_alias_is_no_name() -> None:
+    assert named_notes("Who is ok?", [("Oklahoma trip", ["ok"])]) == {}
+
+
+NOTES = {
+    "people/ruben.md": (
+        "---\naliases: [Ruben, my manager]\ntags: [person]\n---\n# Ruben Castellanos\n\n"
+        "My manager. VP Engineering. 1:1 every other Thursday.\n"
+    ),
+    "people/dana.md": "---\naliases: [Dana]\n---\n# Dana Whitlock\n\nSRE lead.\n",
+}
+
+
+def _question(llm: ScriptedLLM) -> str:
+    return llm.answer_calls[-1].messages[-1].content.rsplit("Question:", 1)[-1].strip()
+
+
+def test_ask_and_chat_write_the_answer_to_the_question_with_the_title(
+    notecite_engines: EngineFactory,
+) -> None:
+    llm = ScriptedLLM("Your manager is Ruben Castellanos [N1].")
+    engine: Engine = notecite_engines(
+        vaults={"me": NOTES},
+        llm=llm,
+        ask={"auto_rag": "off", "vector_threshold": 0.0, "final_threshold": 0.0},
+    )
+
+    response = engine.ask(AskRequest(question="Who is my manager?", debug=True))
+
+    assert _question(llm) == "Who is my manager (Ruben Castellanos)?"
+    assert response.debug is not None
+    assert any("'my manager' as 'Ruben Castellanos'" in n for n in response.debug.notes)
+    engine.chat(ChatRequest(message="Who is my manager?"))
+    assert "Who is my manager (Ruben Castellanos)?" in _question(llm)
