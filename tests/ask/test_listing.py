@@ -160,6 +160,8 @@ def test_chat_lists_the_tagged_notes_with_citations(engine: Engine, llm: Scripte
         ("What are my notes about?", True),
         ("What's in?", True),
         ("How many notes are there?", True),
+        ("Summarize my notes", True),
+        ("Give me an overview", True),
         ("What notes mention Kafka?", False),
         ("How do I restart the brokers?", False),
         ("Which recipes freeze well?", False),

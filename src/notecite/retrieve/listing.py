@@ -23,7 +23,8 @@ LISTING_WORDS = frozenset(
     """
     s tagged tag tags file files document documents page pages entry entries list show
     everything anything all got have many number count write wrote written kept keep saved
-    stuff things thing folder folders contain contains there mine
+    stuff things thing folder folders contain contains there mine find give summarize
+    summarise summary summaries overview recap
     """.split()  # noqa: SIM905 (a word list reads better as words)
 )
 """The words a question that asks only for the notes of a scope may hold (besides
