@@ -87,3 +87,33 @@ def test_ask_and_chat_write_the_answer_to_the_question_with_the_title(
     assert any("'my manager' as 'Ruben Castellanos'" in n for n in response.debug.notes)
     engine.chat(ChatRequest(message="Who is my manager?"))
     assert "Who is my manager (Ruben Castellanos)?" in _question(llm)
+
+
+NAMED_VAULT = {
+    "recipes/loaf.md": (
+        "---\naliases: [weekend sourdough]\n---\n# Country loaf\n\nBake at 250 C for 20 min.\n"
+    ),
+    "daily/2026-01-17.md": (
+        "# Saturday\n\nThe weekend was sourdough heavy: a weekend of sourdough, again sourdough.\n"
+    ),
+}
+
+
+def test_a_note_the_question_names_by_an_alias_is_read_first(
+    notecite_engines: EngineFactory,
+) -> None:
+    llm = ScriptedLLM("At 250 C [N1].")
+    engine: Engine = notecite_engines(
+        vaults={"me": NAMED_VAULT},
+        llm=llm,
+        ask={"auto_rag": "off", "vector_threshold": 0.0, "final_threshold": 0.0},
+    )
+    question = "How hot for the weekend sourdough?"
+
+    response = engine.ask(AskRequest(question=question, debug=True))
+
+    assert response.debug is not None
+    candidates = [c.rel_path for c in response.debug.retrieved_chunks]
+    assert candidates[0] == "daily/2026-01-17.md"  # ranked first by its words
+    assert response.references[0].rel_path == "recipes/loaf.md"  # read first: N1
+    assert any("by its alias ('weekend sourdough')" in n for n in response.debug.notes)

@@ -8,6 +8,12 @@ its title and does not join the two: it answered "My manager is VP Engineering" 
 alias ("Who is my manager (Ruben Castellanos)?"), as it says a misspelt word as the notes
 spell it (:func:`notecite.retrieve.typos.with_readings`).
 
+The note a question names by an alias is also read first, and a question that names one is
+left to the model's reading check when the answerability gate doubts it
+(:meth:`notecite.retrieve.stage.RetrievalStage.retrieve`): "What timezone is my manager in?"
+scores low against "My manager. VP Engineering." on every signal the gate reads, and the
+answer is in the note's properties.
+
 Only a question that asks who someone is ("Who is my manager?", "Who's Tomek?") is read
 so: its answer is the name the note goes by. Said in every question that names a note by an
 alias, the title confused the bundled model more than it helped (6 dev questions, among
@@ -52,13 +58,35 @@ def named_notes(question: str, notes: Sequence[tuple[str, Sequence[str]]]) -> di
             continue
         for alias in sorted(aliases, key=len, reverse=True):
             alias = " ".join(alias.split())
-            if len(alias) < MIN_ALIAS_CHARS or _words(alias) <= _words(title):
+            if len(alias) < MIN_ALIAS_CHARS or not adds_a_name(alias, title):
                 continue
             found = _phrase(alias).search(question)
             if found is None or any(found.start() < e and s < found.end() for s, e in spans):
                 continue
             spans.append(found.span())
             said.setdefault(found.group(0), title)
+    return said
+
+
+def adds_a_name(alias: str, title: str) -> bool:
+    """Does ``alias`` call the note something its title does not ("my manager", "PG16" of
+    "Postgres 16 upgrade"), rather than shorten it ("Aiko" of "Aiko Matsuda")?"""
+    return not _words(alias) <= _words(title)
+
+
+def said_aliases(question: str, aliases: Sequence[str]) -> list[str]:
+    """The ``aliases`` (of any note) that ``question`` says as whole words, longest first,
+    none inside another."""
+    said: list[str] = []
+    spans: list[tuple[int, int]] = []
+    for alias in sorted({" ".join(a.split()) for a in aliases}, key=len, reverse=True):
+        if len(alias) < MIN_ALIAS_CHARS:
+            continue
+        found = _phrase(alias).search(question)
+        if found is None or any(found.start() < e and s < found.end() for s, e in spans):
+            continue
+        spans.append(found.span())
+        said.append(alias)
     return said
 
 

@@ -19,9 +19,9 @@ from pathlib import PurePosixPath
 from notecite.config import AskSettings
 from notecite.embed.base import Embedder, Vectors
 from notecite.errors import EmbeddingError, StoreError
-from notecite.filters import Condition
+from notecite.filters import Condition, Op
 from notecite.generate.base import LLM, Judge
-from notecite.retrieve.aliases import named_notes
+from notecite.retrieve.aliases import adds_a_name, named_notes, said_aliases
 from notecite.retrieve.answerability import DEFAULT_MODEL, features
 from notecite.retrieve.autok import automatic_k
 from notecite.retrieve.autorag import AutoRag, AutoRagOptions
@@ -143,6 +143,8 @@ class RetrievalStage:
         self._waiting: frozenset[tuple[str, str]] = frozenset()
         self._conditions: tuple[Condition, ...] = ()
         self._readings: dict[str, str] = {}
+        self._alias_named: set[tuple[str, str]] = set()
+        self._focus: set[tuple[str, str]] = set()  # the only notes a doubted context keeps
 
     # -- stages -----------------------------------------------------------------------------
 
@@ -457,6 +459,11 @@ class RetrievalStage:
             kept = self._latest_first(
                 request.question, retriever, query, scopes, kept, latest, debug
             )
+        self._alias_named, self._focus = set(), set()
+        if not absent.settled:
+            kept = self._alias_named_first(
+                request.question, retrieval.candidates, kept, max(k, 1), debug
+            )
         found = self._finish(retrieval.candidates, kept, self._options.strategy, k, debug)
         if self._settings.folder_ranking == "scores":
             self._rank_folders_by_scores(retrieval.candidates, debug)
@@ -484,8 +491,8 @@ class RetrievalStage:
             if query is not None and not found.missing.settled:
                 self._gate(request.question, found, debug)
             if found.kept:
-                found.kept = context
-                found.named = self._named_notes(request.question, context, debug)
+                found.kept = [c for c in context if self._in_focus(c)]
+                found.named = self._named_notes(request.question, found.kept, debug)
                 listed = {c.rowid for c in found.candidates}
                 found.candidates = [
                     *found.candidates,
@@ -680,6 +687,17 @@ class RetrievalStage:
         read_threshold = self._settings.answerability_read_threshold
         if read_threshold is None:
             read_threshold = model.read_threshold
+        named = {(c.chunk.vault, c.chunk.rel_path) for c in found.kept} & self._alias_named
+        if named and self._reads():
+            # the question is about the note it names: the rest of a doubted context is noise
+            self._focus = named
+            debug.notes.append(
+                f"answerability {probability:.3f} under {threshold:.3f}, but the question names "
+                "a note by its alias: only that note is kept, and the model is asked whether "
+                "it answers before it writes"
+            )
+            found.read_first = True
+            return
         if probability >= read_threshold and self._reads():
             debug.notes.append(
                 f"answerability {probability:.3f} under {threshold:.3f}: the model is asked "
@@ -813,6 +831,78 @@ class RetrievalStage:
         unseen = tuple(t for t in found.not_in_context if not _held_in(t, named))
         return replace(found, not_in_context=unseen)
 
+    def _in_focus(self, candidate: Candidate) -> bool:
+        """Is ``candidate`` of a note the context is narrowed to (any, when it is not)?"""
+        return not self._focus or (candidate.chunk.vault, candidate.chunk.rel_path) in self._focus
+
+    def _alias_named_first(
+        self,
+        question: str,
+        candidates: Sequence[Candidate],
+        kept: list[Candidate],
+        k: int,
+        debug: DebugInfo,
+    ) -> list[Candidate]:
+        """``kept`` with the notes ``question`` names by an alias first ("my manager" of the
+        note whose ``aliases`` say so): each note's best-ranked candidate, or its first chunk
+        when no candidate is of it; as many as ``kept`` (at least one, at most ``k``: a note
+        the question names is kept even when nothing else passed the thresholds)."""
+        if not isinstance(self._store, FrontmatterFacets):
+            return kept
+        ids = [v.id for v in self._vaults]
+        try:
+            facets = self._store.frontmatter_facets(ids, list(ALIAS_KEYS))
+            said = said_aliases(question, [a for key in ALIAS_KEYS for a in facets[key]])
+            if not said:
+                return kept
+            rowids: list[int] = []
+            for key in ALIAS_KEYS:
+                flt = SearchFilter(
+                    vault_ids=tuple(ids),
+                    frontmatter=(*self._conditions, Condition(key, Op.IN, tuple(said))),
+                )
+                rowids.extend(self._store.recent_chunks(flt, ALIAS_NAMED_AT_MOST))
+            chunks = self._store.fetch_chunks(rowids)
+            fields = self._store.chunk_fields(list(chunks), list(ALIAS_KEYS))
+        except StoreError:
+            return kept
+        # an alias that only shortens the title ("Aiko" of "Aiko Matsuda") names the note no
+        # more than the title's words do, and "Aiko's scheduler design" is another note
+        notes = {
+            (c.vault, c.rel_path)
+            for rowid, c in chunks.items()
+            if any(
+                adds_a_name(alias, c.title)
+                for values in fields.get(rowid, {}).values()
+                for alias in values
+                if alias in said
+            )
+        }
+        self._alias_named = notes
+        if not notes or (kept and (kept[0].chunk.vault, kept[0].chunk.rel_path) in notes):
+            return kept
+        ahead: list[Candidate] = []
+        for note in notes:
+            best = next((c for c in candidates if (c.chunk.vault, c.chunk.rel_path) == note), None)
+            if best is None:
+                rowid = next(r for r, c in chunks.items() if (c.vault, c.rel_path) == note)
+                best = Candidate(
+                    rowid=rowid,
+                    chunk=chunks[rowid],
+                    score_vector=0.0,
+                    score_bm25=0.0,
+                    folder_weight=1.0,
+                )
+            ahead.append(best)
+        ahead.sort(key=lambda c: -c.final)
+        shown = ", ".join(f"{c.chunk.vault}/{c.chunk.rel_path}" for c in ahead)
+        said_as = ", ".join(repr(a) for a in said)
+        debug.notes.append(
+            f"the question names a note by its alias ({said_as}): {shown} read first"
+        )
+        taken = {c.rowid for c in ahead}
+        return [*ahead, *(c for c in kept if c.rowid not in taken)][: max(len(kept), 1, k)]
+
     def _named_notes(
         self, question: str, kept: Sequence[Candidate], debug: DebugInfo
     ) -> dict[str, str]:
@@ -900,6 +990,9 @@ class RetrievalStage:
 
 ALIAS_KEYS = ("aliases", "alias")
 """Frontmatter keys whose values are the names a note goes by."""
+
+ALIAS_NAMED_AT_MOST = 3
+"""The most notes one question's aliases name that are read first."""
 
 NAMING_KEYS = ("tags", "tag", *ALIAS_KEYS)
 """Frontmatter keys whose values name what a note is about: a question's term among them is
