@@ -117,3 +117,9 @@ def test_a_note_the_question_names_by_an_alias_is_read_first(
     assert candidates[0] == "daily/2026-01-17.md"  # ranked first by its words
     assert response.references[0].rel_path == "recipes/loaf.md"  # read first: N1
     assert any("by its alias ('weekend sourdough')" in n for n in response.debug.notes)
+
+    # a folder given with the request still bounds the search: the named note is not in it
+    scoped = engine.ask(AskRequest(question=question, folders=["daily"], debug=True))
+    assert {r.rel_path for r in scoped.references} <= {"daily/2026-01-17.md"}
+    assert scoped.debug is not None
+    assert not any("by its alias" in n for n in scoped.debug.notes)

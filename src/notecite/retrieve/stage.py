@@ -462,7 +462,12 @@ class RetrievalStage:
         self._alias_named, self._focus = set(), set()
         if not absent.settled:
             kept = self._alias_named_first(
-                request.question, retrieval.candidates, kept, max(k, 1), debug
+                request.question,
+                self._user_scopes(request.folders),
+                retrieval.candidates,
+                kept,
+                max(k, 1),
+                debug,
             )
         found = self._finish(retrieval.candidates, kept, self._options.strategy, k, debug)
         if self._settings.folder_ranking == "scores":
@@ -767,9 +772,7 @@ class RetrievalStage:
     def _listing(self, request: AskRequest, debug: DebugInfo) -> Retrieved:
         """The notes of the request's scope (its filters and folders), newest first, for a
         question that asks for nothing else."""
-        pairs = [p for folder in request.folders for p in resolve_user_folder(folder, self._vaults)]
-        scopes = [Scope(v, f, 1.0) for v, f in dict.fromkeys(pairs)]
-        scopes = scopes or [Scope(v, "", 1.0) for v in self._vaults]
+        scopes = self._user_scopes(request.folders)
         total = len(self._note_rowids(scopes, LISTING_COUNT_LIMIT))
         notes = self._recent(scopes, LISTED_AT_MOST)
         folders = [s.label for s in scopes if s.folder]
@@ -782,14 +785,20 @@ class RetrievalStage:
         found.listing = listing
         return found
 
-    def _note_rowids(self, scopes: Sequence[Scope], limit: int) -> list[int]:
+    def _user_scopes(self, folders: Sequence[str]) -> list[Scope]:
+        """The request's ``folders`` as scopes, or each vault whole when it gives none."""
+        pairs = [p for folder in folders for p in resolve_user_folder(folder, self._vaults)]
+        scopes = [Scope(v, f, 1.0) for v, f in dict.fromkeys(pairs)]
+        return scopes or [Scope(v, "", 1.0) for v in self._vaults]
+
+    def _note_rowids(self, scopes: Sequence[Scope], limit: int, *extra: Condition) -> list[int]:
         """The first chunk of each of the ``limit`` most recent notes of each scope."""
         rowids: list[int] = []
         for scope in scopes:
             flt = SearchFilter(
                 vault_ids=(scope.vault.id,),
                 folders=(scope.folder,) if scope.folder else (),
-                frontmatter=self._conditions,
+                frontmatter=(*self._conditions, *extra),
             )
             rowids.extend(r for r in self._store.recent_chunks(flt, limit) if r not in rowids)
         return rowids
@@ -838,6 +847,7 @@ class RetrievalStage:
     def _alias_named_first(
         self,
         question: str,
+        scopes: Sequence[Scope],
         candidates: Sequence[Candidate],
         kept: list[Candidate],
         k: int,
@@ -856,12 +866,9 @@ class RetrievalStage:
             if not said:
                 return kept
             rowids: list[int] = []
-            for key in ALIAS_KEYS:
-                flt = SearchFilter(
-                    vault_ids=tuple(ids),
-                    frontmatter=(*self._conditions, Condition(key, Op.IN, tuple(said))),
-                )
-                rowids.extend(self._store.recent_chunks(flt, ALIAS_NAMED_AT_MOST))
+            for key in ALIAS_KEYS:  # within the folders and filters the request gives
+                named = Condition(key, Op.IN, tuple(said))
+                rowids.extend(self._note_rowids(scopes, ALIAS_NAMED_AT_MOST, named))
             chunks = self._store.fetch_chunks(rowids)
             fields = self._store.chunk_fields(list(chunks), list(ALIAS_KEYS))
         except StoreError:
