@@ -26,7 +26,10 @@ alias of a note the question names by its title.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Mapping, Sequence
+
+from notecite.retrieve.retriever import Candidate
+from notecite.store.base import StoredChunk
 
 MIN_ALIAS_CHARS = 3
 """An alias shorter than this is too likely a word of any question."""
@@ -97,3 +100,26 @@ def with_named(question: str, named: dict[str, str]) -> str:
         if found is not None:
             question = f"{question[: found.end()]} ({title}){question[found.end() :]}"
     return question
+
+
+def best_of_notes(
+    notes: Collection[tuple[str, str]],
+    candidates: Sequence[Candidate],
+    first_chunks: Mapping[int, StoredChunk],
+) -> list[Candidate]:
+    """For each of ``notes`` (vault, path), its best-ranked candidate, or its first chunk
+    (of ``first_chunks``, by rowid) when no candidate is of it; best first."""
+    found: list[Candidate] = []
+    for note in notes:
+        best = next((c for c in candidates if (c.chunk.vault, c.chunk.rel_path) == note), None)
+        if best is None:
+            rowid = next(r for r, c in first_chunks.items() if (c.vault, c.rel_path) == note)
+            best = Candidate(
+                rowid=rowid,
+                chunk=first_chunks[rowid],
+                score_vector=0.0,
+                score_bm25=0.0,
+                folder_weight=1.0,
+            )
+        found.append(best)
+    return sorted(found, key=lambda c: -c.final)

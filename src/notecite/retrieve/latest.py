@@ -16,7 +16,8 @@ year first, and version numbers, compare that way).
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from datetime import datetime
 from pathlib import PurePosixPath
 
 from notecite.retrieve.retriever import Candidate
@@ -93,3 +94,41 @@ def read_first(
     rest = [c for c in kept if series_of(c.chunk.vault, c.chunk.rel_path) != series]
     ahead = ahead[: max(1, len(kept) - min(1, len(rest)))]
     return [*ahead, *rest][: len(kept)]
+
+
+SEARCHES = 3
+"""The most searches for a newer note of a series, for a question that asks for the latest."""
+
+SearchAfter = Callable[[datetime], Sequence[Candidate]]
+"""The relevant candidates of notes dated from a moment on."""
+
+
+def latest_first(
+    kept: Sequence[Candidate], search_after: SearchAfter
+) -> tuple[list[Candidate], Note | None]:
+    """``kept`` with the newest relevant note of the series the question is about first
+    (:func:`read_first`), and that note (None when ``kept`` is left as it is): the series
+    of the best-ranked kept note, its members among ``kept`` and among the relevant notes
+    dated after the newest of them (``search_after``, again while it finds a newer one, at
+    most :data:`SEARCHES` times)."""
+    series = series_in(kept)
+    if series is None:
+        return list(kept), None
+    newer: list[Candidate] = []
+    newest = newest_member(series, kept)
+    for _ in range(SEARCHES):
+        dates = [
+            c.chunk.note_date
+            for c in members(series, [*kept, *newer])
+            if c.chunk.note_date and (newest is None or c.chunk.rel_path == newest[1])
+        ]
+        if not dates:
+            break
+        newer.extend(members(series, search_after(max(dates))))
+        later = newest_member(series, [*kept, *newer])
+        if later == newest:
+            break
+        newest = later
+    if newest is None or newest == (kept[0].chunk.vault, kept[0].chunk.rel_path):
+        return list(kept), None
+    return read_first(kept, newer, newest, series), newest

@@ -14,6 +14,7 @@ import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from datetime import datetime
 from pathlib import PurePosixPath
 
 from notecite.config import AskSettings
@@ -21,7 +22,7 @@ from notecite.embed.base import Embedder, Vectors
 from notecite.errors import EmbeddingError, StoreError
 from notecite.filters import Condition, Op
 from notecite.generate.base import LLM, Judge
-from notecite.retrieve.aliases import adds_a_name, named_notes, said_aliases
+from notecite.retrieve.aliases import adds_a_name, best_of_notes, named_notes, said_aliases
 from notecite.retrieve.answerability import DEFAULT_MODEL, features
 from notecite.retrieve.autok import automatic_k
 from notecite.retrieve.autorag import AutoRag, AutoRagOptions
@@ -34,7 +35,7 @@ from notecite.retrieve.folders import (
 )
 from notecite.retrieve.frontmatter import no_note_left, request_filters
 from notecite.retrieve.implied import implied_terms
-from notecite.retrieve.latest import asks_for_latest, members, newest_member, read_first, series_in
+from notecite.retrieve.latest import asks_for_latest, latest_first
 from notecite.retrieve.listing import LISTED_AT_MOST, Listing, asks_for_listing, scope_words
 from notecite.retrieve.named_folder import named_folder
 from notecite.retrieve.parts import question_parts
@@ -63,9 +64,6 @@ RECENT_NOTES = "recent_notes"
 
 LISTING = "listing"
 """The strategy of a question that asks only for the notes of its scope: they are listed."""
-
-LATEST_SEARCHES = 3
-"""The most searches for a newer note of a series, for a question that asks for the latest."""
 
 LISTING_COUNT_LIMIT = 10_000
 """The most notes of a scope a listing counts."""
@@ -519,41 +517,24 @@ class RetrievalStage:
         debug: DebugInfo,
     ) -> list[Candidate]:
         """``kept`` with the newest relevant note of the series the question is about first
-        (:mod:`notecite.retrieve.latest`): the series of the best-ranked kept note, its
-        members among ``kept`` and among the relevant notes dated after them (a search from
-        the newest one's date on, again while it finds a newer one, at most
-        :data:`LATEST_SEARCHES` times)."""
-        series = series_in(kept)
-        if series is None:
-            return kept
-        newer: list[Candidate] = []
-        newest = newest_member(series, kept)
-        for _ in range(LATEST_SEARCHES):
-            dates = [
-                c.chunk.note_date
-                for c in members(series, [*kept, *newer])
-                if c.chunk.note_date and (newest is None or c.chunk.rel_path == newest[1])
-            ]
-            if not dates:
-                break
-            after = TimeRange(max(dates), None, phrase)
+        (:func:`notecite.retrieve.latest.latest_first`), searching again from a date on."""
+
+        def search_after(moment: datetime) -> list[Candidate]:
+            after = TimeRange(moment, None, phrase)
             per_scope = self._settings.hits_per_scope
             found = self._retrieve(
                 retriever, question, query, scopes, per_scope, after, DebugInfo(), record=False
             )
-            relevant = self._select(found.candidates, query is not None, len(found.candidates))
-            newer.extend(members(series, relevant))
-            later = newest_member(series, [*kept, *newer])
-            if later == newest:
-                break
-            newest = later
-        if newest is None or newest == (kept[0].chunk.vault, kept[0].chunk.rel_path):
-            return kept
-        debug.notes.append(
-            f"the question asks for the newest ({phrase!r}): {newest[0]}/{newest[1]}, the "
-            "newest of its series of notes found, is read first, and the older ones are left out"
-        )
-        return read_first(kept, newer, newest, series)
+            return self._select(found.candidates, query is not None, len(found.candidates))
+
+        ordered, newest = latest_first(kept, search_after)
+        if newest is not None:
+            debug.notes.append(
+                f"the question asks for the newest ({phrase!r}): {newest[0]}/{newest[1]}, the "
+                "newest of its series of notes found, is read first, and the older ones are "
+                "left out"
+            )
+        return ordered
 
     def _with_parts(
         self,
@@ -888,20 +869,7 @@ class RetrievalStage:
         self._alias_named = notes
         if not notes or (kept and (kept[0].chunk.vault, kept[0].chunk.rel_path) in notes):
             return kept
-        ahead: list[Candidate] = []
-        for note in notes:
-            best = next((c for c in candidates if (c.chunk.vault, c.chunk.rel_path) == note), None)
-            if best is None:
-                rowid = next(r for r, c in chunks.items() if (c.vault, c.rel_path) == note)
-                best = Candidate(
-                    rowid=rowid,
-                    chunk=chunks[rowid],
-                    score_vector=0.0,
-                    score_bm25=0.0,
-                    folder_weight=1.0,
-                )
-            ahead.append(best)
-        ahead.sort(key=lambda c: -c.final)
+        ahead = best_of_notes(notes, candidates, chunks)
         shown = ", ".join(f"{c.chunk.vault}/{c.chunk.rel_path}" for c in ahead)
         said_as = ", ".join(repr(a) for a in said)
         debug.notes.append(
