@@ -289,6 +289,7 @@ class AskPipeline:
                 rewrite_from_quotes=self._settings.rewrite_from_quotes,
                 reading_threshold=threshold,
                 read_first=retrieved.read_first,
+                owners=retrieved.owners,
             ),
             on_token,
             _prompt_builder(request, (), asked) if absent else None,

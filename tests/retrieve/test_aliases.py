@@ -123,3 +123,58 @@ def test_a_note_the_question_names_by_an_alias_is_read_first(
     assert {r.rel_path for r in scoped.references} <= {"daily/2026-01-17.md"}
     assert scoped.debug is not None
     assert not any("by its alias" in n for n in scoped.debug.notes)
+
+
+PEOPLE = {
+    "people/ruben.md": (
+        "---\naliases: [my manager]\n---\n# Ruben Castellanos\n\n"
+        "My manager. VP Engineering. 1:1 every other Thursday.\n"
+    ),
+    "people/tomasz.md": "# Tomasz Brenner\n\nBackend engineer. Birthday **November 3**.\n",
+}
+
+
+@pytest.mark.parametrize(
+    ("question", "written", "answered"),
+    [
+        # no note says the manager's birthday: another person's line does not answer it
+        ("When is my manager's birthday?", "The birthday is November 3.", False),
+        ("When is my manager's birthday?", "November 3 [N2].", False),
+        # what the named note says does
+        ("What is my manager's role?", "The role is VP Engineering.", True),
+    ],
+)
+def test_a_question_about_what_an_aliased_note_holds_is_answered_from_that_note(
+    notecite_engines: EngineFactory, question: str, written: str, answered: bool
+) -> None:
+    engine: Engine = notecite_engines(
+        vaults={"me": PEOPLE},
+        llm=ScriptedLLM(written),
+        ask={
+            "auto_rag": "off",
+            "vector_threshold": 0.0,
+            "final_threshold": 0.0,
+            "rewrite_from_quotes": False,
+        },
+    )
+
+    response = engine.ask(AskRequest(question=question, debug=True))
+
+    assert response.abstained is not answered
+    assert response.debug is not None
+    assert any("only that note's lines support" in n for n in response.debug.notes)
+    if answered:
+        assert [r.rel_path for r in response.references] == ["people/ruben.md"]
+
+
+def test_a_possessive_name_that_is_no_alias_changes_nothing(
+    notecite_engines: EngineFactory,
+) -> None:
+    engine: Engine = notecite_engines(
+        vaults={"me": PEOPLE},
+        llm=ScriptedLLM("Tomasz's birthday is November 3."),
+        ask={"auto_rag": "off", "vector_threshold": 0.0, "final_threshold": 0.0},
+    )
+    response = engine.ask(AskRequest(question="When is Tomasz's birthday?", debug=True))
+    assert not response.abstained
+    assert [r.rel_path for r in response.references] == ["people/tomasz.md"]

@@ -24,7 +24,7 @@ from notecite.generate.answer import (
     TokenCallback,
     answer_with_citations,
 )
-from notecite.generate.base import LLM, ChatMessage, ContextSource
+from notecite.generate.base import LLM, ChatMessage, ContextSource, Owners
 from notecite.generate.citations import FALLBACK_ANSWER
 from notecite.generate.context import TokenCounter
 from notecite.generate.failures import failure_type
@@ -215,6 +215,7 @@ class ChatService:
                     len(retrieved.parts) if retrieved else 1,
                     read_first=retrieved is not None and retrieved.read_first,
                     note_lines=note_lines,
+                    owners=retrieved.owners if retrieved else None,
                 )
                 if note_lines is not None:
                     place_quotes(answer, kept, note_lines)
@@ -283,6 +284,7 @@ class ChatService:
         parts: int = 1,
         read_first: bool = False,
         note_lines: NoteLines | None = None,
+        owners: Owners | None = None,
     ) -> CitedAnswer:
         """The answer through the one answer path, with history and the session's prompt
         (``parts``: the things the question asks, each of which needs room in the context;
@@ -305,6 +307,7 @@ class ChatService:
                 rewrite_from_quotes=self._ask.rewrite_from_quotes,
                 reading_threshold=reading_threshold(self._ask, read_first),
                 read_first=read_first,
+                owners=owners,
             ),
             on_token,
             _prompt_builder(request, query, history, settings, ()) if absent else None,

@@ -25,6 +25,7 @@ from notecite.generate.base import (
     ContextSource,
     GenerationRequest,
     GenerationUsage,
+    Owners,
 )
 from notecite.generate.citations import (
     FALLBACK_ANSWER,
@@ -97,6 +98,9 @@ class AnswerSettings:
     """Once the answer is written, ask the model whether the context holds what the question
     asks for (a model that can weigh it: :class:`~notecite.generate.base.Judge`), and abstain
     when its P(yes) is under this; None: no check."""
+    owners: Owners | None = None
+    """Notes the question names as owners ("my manager's birthday"): a claim about one is
+    supported only by its note (:meth:`~notecite.generate.grounding.Grounder.ground`)."""
     read_first: bool = False
     """Ask the reading check's question before the answer is written, and write none when
     the model says no (or cannot say): the answerability gate doubted the context
@@ -444,7 +448,7 @@ def _checked_claims(
         return validated, validated.text, validated.cited, None
     # Also when the model cited nothing: small models often drop the markers, and a claim
     # that a line of the sources supports gets that source's citation.
-    grounding = settings.grounder.ground(validated.text, sources, question)
+    grounding = settings.grounder.ground(validated.text, sources, question, settings.owners)
     return validated, grounding.text, grounding.cited, grounding
 
 

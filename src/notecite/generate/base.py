@@ -28,6 +28,17 @@ class ContextSource:
     title: str = ""  # the note's title (frontmatter or first heading), when known
 
 
+@dataclass(frozen=True)
+class Owners:
+    """Notes the question names by an alias as an owner ("my manager's birthday" of the note
+    whose ``aliases`` hold "my manager"): the question asks what they hold, and a claim is
+    supported only by a line of one of ``notes`` ((vault, path)); ``names`` are the aliases
+    said, for the debug view."""
+
+    notes: frozenset[tuple[str, str]]
+    names: tuple[str, ...]
+
+
 @dataclass
 class GenerationUsage:
     """What one generation cost, as far as the provider reports it (filled during the call).

@@ -43,7 +43,7 @@ from typing import Literal
 
 import numpy as np
 
-from notecite.generate.base import ContextSource
+from notecite.generate.base import ContextSource, Owners
 from notecite.generate.dates import find_dates
 from notecite.generate.markup import (
     code_roles,
@@ -754,9 +754,16 @@ class Grounder:
         self._cosine_weight = cosine_weight if embed is not None else 0.0
 
     def ground(
-        self, answer: str, sources: Sequence[ContextSource], question: str = ""
+        self,
+        answer: str,
+        sources: Sequence[ContextSource],
+        question: str = "",
+        owned: Owners | None = None,
     ) -> Grounding:
-        """Check every claim of ``answer`` against ``sources`` (see the module docstring)."""
+        """Check every claim of ``answer`` against ``sources`` (see the module docstring);
+        with ``owned`` (the question asks about what a note it names holds: "my manager's
+        birthday"), a claim is supported only by a source of that note."""
+        owner_cids = {s.cid for s in sources if owned and (s.vault, s.rel_path) in owned.notes}
         by_cid = {s.cid: s for s in sources}
         own = {s.cid: _lines(s) for s in sources}
         # a lead-in with its block is a candidate only for a claim quoting a code span of
@@ -807,6 +814,8 @@ class Grounder:
             for cid, found in lines.items():
                 if not restated <= named.get(cid, restated):
                     continue
+                if owned is not None and cid not in owner_cids:
+                    continue  # another note's line says nothing of the owner the question names
                 for index, (text, line) in enumerate(found):
                     if index >= first_block[cid] and not flattened:
                         continue

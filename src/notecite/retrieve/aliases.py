@@ -77,6 +77,15 @@ def adds_a_name(alias: str, title: str) -> bool:
     return not _words(alias) <= _words(title)
 
 
+def said_as_owners(question: str, aliases: Sequence[str]) -> list[str]:
+    """The ``aliases`` that ``question`` says as an owner ("my manager's birthday")."""
+    return [
+        alias
+        for alias in aliases
+        if re.search(rf"{_phrase(alias).pattern}['\u2019]s\b", question, re.IGNORECASE)
+    ]
+
+
 def said_aliases(question: str, aliases: Sequence[str]) -> list[str]:
     """The ``aliases`` (of any note) that ``question`` says as whole words, longest first,
     none inside another."""

@@ -21,8 +21,14 @@ from notecite.config import AskSettings
 from notecite.embed.base import Embedder, Vectors
 from notecite.errors import EmbeddingError, StoreError
 from notecite.filters import Condition, Op
-from notecite.generate.base import LLM, Judge
-from notecite.retrieve.aliases import adds_a_name, best_of_notes, named_notes, said_aliases
+from notecite.generate.base import LLM, Judge, Owners
+from notecite.retrieve.aliases import (
+    adds_a_name,
+    best_of_notes,
+    named_notes,
+    said_aliases,
+    said_as_owners,
+)
 from notecite.retrieve.answerability import DEFAULT_MODEL, features
 from notecite.retrieve.autok import automatic_k
 from notecite.retrieve.autorag import AutoRag, AutoRagOptions
@@ -107,6 +113,7 @@ class Retrieved:
     readings: dict[str, str] = field(default_factory=dict)
     read_first: bool = False
     named: dict[str, str] = field(default_factory=dict)
+    owners: Owners | None = None
     listing: Listing | None = None
 
 
@@ -143,6 +150,7 @@ class RetrievalStage:
         self._readings: dict[str, str] = {}
         self._alias_named: set[tuple[str, str]] = set()
         self._focus: set[tuple[str, str]] = set()  # the only notes a doubted context keeps
+        self._owners: Owners | None = None
 
     # -- stages -----------------------------------------------------------------------------
 
@@ -457,7 +465,7 @@ class RetrievalStage:
             kept = self._latest_first(
                 request.question, retriever, query, scopes, kept, latest, debug
             )
-        self._alias_named, self._focus = set(), set()
+        self._alias_named, self._focus, self._owners = set(), set(), None
         if not absent.settled:
             kept = self._alias_named_first(
                 request.question,
@@ -496,6 +504,7 @@ class RetrievalStage:
             if found.kept:
                 found.kept = [c for c in context if self._in_focus(c)]
                 found.named = self._named_notes(request.question, found.kept, debug)
+                found.owners = self._owners
                 listed = {c.rowid for c in found.candidates}
                 found.candidates = [
                     *found.candidates,
@@ -867,6 +876,21 @@ class RetrievalStage:
             )
         }
         self._alias_named = notes
+        # "my manager's birthday": a claim about the owner must come from the note named
+        owning = said_as_owners(question, said)
+        owners = {
+            (c.vault, c.rel_path)
+            for rowid, c in chunks.items()
+            if (c.vault, c.rel_path) in notes
+            and any(a in owning for values in fields.get(rowid, {}).values() for a in values)
+        }
+        if owners:
+            self._owners = Owners(frozenset(owners), tuple(owning))
+            debug.notes.append(
+                "the question asks what a note it names holds ("
+                + ", ".join(f"{alias!r}'s" for alias in owning)
+                + "): only that note's lines support the answer"
+            )
         if not notes or (kept and (kept[0].chunk.vault, kept[0].chunk.rel_path) in notes):
             return kept
         ahead = best_of_notes(notes, candidates, chunks)
