@@ -6,9 +6,10 @@ from __future__ import annotations
 import pytest
 
 from notecite import Engine
-from notecite.retrieve.aliases import named_notes, with_named
+from notecite.retrieve.aliases import named_notes, notes_named, with_named
 from notecite.schemas.ask import AskRequest
 from notecite.schemas.chat import ChatRequest
+from notecite.store.base import StoredChunk
 from notecite.testing import EngineFactory, ScriptedLLM
 
 RUBEN = ("Ruben Castellanos", ["ruben", "my manager"])
@@ -178,3 +179,18 @@ def test_a_possessive_name_that_is_no_alias_changes_nothing(
     response = engine.ask(AskRequest(question="When is Tomasz's birthday?", debug=True))
     assert not response.abstained
     assert [r.rel_path for r in response.references] == ["people/tomasz.md"]
+
+
+def test_notes_named_by_aliases_that_add_a_name_and_those_said_as_owners() -> None:
+    def chunk(rowid: int, path: str, title: str) -> StoredChunk:
+        return StoredChunk(rowid, f"c{rowid}", "me", path, "", title, "", 0, "", 1, 1, None, None)
+
+    chunks = {1: chunk(1, "ruben.md", "Ruben Castellanos"), 2: chunk(2, "aiko.md", "Aiko Matsuda")}
+    aliases = {1: {"aliases": ["ruben", "my manager"]}, 2: {"aliases": ["aiko"]}}
+    question = "Did my manager's note on Aiko's design land?"
+
+    naming = notes_named(question, ["my manager", "aiko"], chunks, aliases)
+
+    assert naming.notes == {("me", "ruben.md")}  # "aiko" only shortens Aiko's title
+    assert naming.owners == {("me", "ruben.md")}
+    assert naming.owning == ("my manager", "aiko")

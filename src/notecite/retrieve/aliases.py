@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
 
 from notecite.retrieve.retriever import Candidate
 from notecite.store.base import StoredChunk
@@ -132,3 +133,42 @@ def best_of_notes(
             )
         found.append(best)
     return sorted(found, key=lambda c: -c.final)
+
+
+@dataclass(frozen=True)
+class Naming:
+    """The notes a question names by their aliases.
+
+    Attributes:
+        notes: (vault, path) of each note an alias the question says names, where the alias
+            calls it something its title does not (:func:`adds_a_name`).
+        owners: those of them an alias names as an owner ("my manager's birthday").
+        owning: the aliases said as owners.
+    """
+
+    notes: frozenset[tuple[str, str]]
+    owners: frozenset[tuple[str, str]]
+    owning: tuple[str, ...]
+
+
+def notes_named(
+    question: str,
+    said: Sequence[str],
+    first_chunks: Mapping[int, StoredChunk],
+    aliases_of: Mapping[int, Mapping[str, Sequence[str]]],
+) -> Naming:
+    """The notes of ``first_chunks`` (rowid -> a note's first chunk; ``aliases_of``: rowid ->
+    frontmatter key -> its values, lower case) that the aliases ``question`` says (``said``)
+    name. An alias that only shortens the title ("Aiko" of "Aiko Matsuda") names the note no
+    more than the title's words do, and "Aiko's scheduler design" is another note."""
+    owning = said_as_owners(question, said)
+    notes: set[tuple[str, str]] = set()
+    owners: set[tuple[str, str]] = set()
+    for rowid, chunk in first_chunks.items():
+        names = {a for values in aliases_of.get(rowid, {}).values() for a in values}
+        naming = [a for a in said if a in names and adds_a_name(a, chunk.title)]
+        if naming:
+            notes.add((chunk.vault, chunk.rel_path))
+            if any(a in owning for a in naming):
+                owners.add((chunk.vault, chunk.rel_path))
+    return Naming(frozenset(notes), frozenset(owners), tuple(owning))

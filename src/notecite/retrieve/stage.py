@@ -22,13 +22,7 @@ from notecite.embed.base import Embedder, Vectors
 from notecite.errors import EmbeddingError, StoreError
 from notecite.filters import Condition, Op
 from notecite.generate.base import LLM, Judge, Owners
-from notecite.retrieve.aliases import (
-    adds_a_name,
-    best_of_notes,
-    named_notes,
-    said_aliases,
-    said_as_owners,
-)
+from notecite.retrieve.aliases import best_of_notes, named_notes, notes_named, said_aliases
 from notecite.retrieve.answerability import DEFAULT_MODEL, features
 from notecite.retrieve.autok import automatic_k
 from notecite.retrieve.autorag import AutoRag, AutoRagOptions
@@ -863,32 +857,13 @@ class RetrievalStage:
             fields = self._store.chunk_fields(list(chunks), list(ALIAS_KEYS))
         except StoreError:
             return kept
-        # an alias that only shortens the title ("Aiko" of "Aiko Matsuda") names the note no
-        # more than the title's words do, and "Aiko's scheduler design" is another note
-        notes = {
-            (c.vault, c.rel_path)
-            for rowid, c in chunks.items()
-            if any(
-                adds_a_name(alias, c.title)
-                for values in fields.get(rowid, {}).values()
-                for alias in values
-                if alias in said
-            )
-        }
-        self._alias_named = notes
-        # "my manager's birthday": a claim about the owner must come from the note named
-        owning = said_as_owners(question, said)
-        owners = {
-            (c.vault, c.rel_path)
-            for rowid, c in chunks.items()
-            if (c.vault, c.rel_path) in notes
-            and any(a in owning for values in fields.get(rowid, {}).values() for a in values)
-        }
-        if owners:
-            self._owners = Owners(frozenset(owners), tuple(owning))
+        naming = notes_named(question, said, chunks, fields)
+        notes = self._alias_named = set(naming.notes)
+        if naming.owners:  # "my manager's birthday": only the named note's lines answer it
+            self._owners = Owners(naming.owners, naming.owning)
             debug.notes.append(
                 "the question asks what a note it names holds ("
-                + ", ".join(f"{alias!r}'s" for alias in owning)
+                + ", ".join(f"{alias!r}'s" for alias in naming.owning)
                 + "): only that note's lines support the answer"
             )
         if not notes or (kept and (kept[0].chunk.vault, kept[0].chunk.rel_path) in notes):
