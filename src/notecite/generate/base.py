@@ -32,11 +32,9 @@ class ContextSource:
 class Owners:
     """Notes the question names by an alias as an owner ("my manager's birthday" of the note
     whose ``aliases`` hold "my manager"): the question asks what they hold, and a claim is
-    supported only by a line of one of ``notes`` ((vault, path)); ``names`` are the aliases
-    said, for the debug view."""
+    supported only by a line of one of ``notes`` ((vault, path))."""
 
     notes: frozenset[tuple[str, str]]
-    names: tuple[str, ...]
 
 
 @dataclass

@@ -860,7 +860,7 @@ class RetrievalStage:
         naming = notes_named(question, said, chunks, fields)
         notes = self._alias_named = set(naming.notes)
         if naming.owners:  # "my manager's birthday": only the named note's lines answer it
-            self._owners = Owners(naming.owners, naming.owning)
+            self._owners = Owners(naming.owners)
             debug.notes.append(
                 "the question asks what a note it names holds ("
                 + ", ".join(f"{alias!r}'s" for alias in naming.owning)
