@@ -12,7 +12,11 @@ The note a question names by an alias is also read first, and a question that na
 left to the model's reading check when the answerability gate doubts it
 (:meth:`notecite.retrieve.stage.RetrievalStage.retrieve`): "What timezone is my manager in?"
 scores low against "My manager. VP Engineering." on every signal the gate reads, and the
-answer is in the note's properties.
+answer is in the note's properties. A question that says such an alias as an owner ("When
+is my manager's birthday?") asks what that note holds: a claim is supported only by a line
+of it (:class:`~notecite.generate.base.Owners`), not by a colleague's "Birthday November 3".
+An alias names a note only where it calls it something its title does not
+(:func:`adds_a_name`).
 
 Only a question that asks who someone is ("Who is my manager?", "Who's Tomek?") is read
 so: its answer is the name the note goes by. Said in every question that names a note by an
