@@ -7,10 +7,9 @@ Every member says much the same about the series, so the search ranks them about
 in no useful order, and a small model answers from whichever it reads first: "the last
 platform sync" was answered from the one of April, not of May. For a question that asks for
 the latest, the newest relevant member of the series is read first, and the older ones not
-at all: the members are told by
-their file names (the same name, folder and extension once every run of digits is set
-aside), and the newest is the one whose numbers are the highest in order (dates written
-year first, and version numbers, compare that way).
+at all: the members are told by their file names (the same name, folder and extension once
+every run of digits is set aside), and the newest is the one whose numbers are the highest
+in order (dates written year first, and version numbers, compare that way).
 """
 
 from __future__ import annotations
