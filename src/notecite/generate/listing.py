@@ -23,6 +23,12 @@ GIST_CHARS = 100
 _LIST_MARK = re.compile(r"^(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?")
 _WIKILINK = re.compile(r"\[\[([^\]|#]+)(?:#[^\]|]*)?(?:\|([^\]]+))?\]\]")
 _LINK = re.compile(r"\[([^\]]+)\]\([^)]*\)")
+_MARKER = re.compile(r"\[N\d+\]")  # a citation marker a note writes is no citation here
+
+
+def _plain(text: str) -> str:
+    """``text`` without citation markers, its spaces made single."""
+    return " ".join(_MARKER.sub(" ", text).split())
 
 
 def _name(piece: ContextPiece) -> str:
@@ -57,9 +63,12 @@ def listing_text(notes: Sequence[tuple[str, str]], scope: str, total: int) -> st
     head = f"{total} {noun} {scope}".rstrip()
     if len(notes) < total:
         head += f"; the {len(notes)} newest"
+    plain = [
+        (_MARKER.sub("", name).strip(), _MARKER.sub("", about).strip()) for name, about in notes
+    ]
     lines = [
         f"- {name}: {about} [N{i}]" if about else f"- {name} [N{i}]"
-        for i, (name, about) in enumerate(notes, start=1)
+        for i, (name, about) in enumerate(plain, start=1)
     ]
     return "\n".join([f"{head}:", *lines])
 
