@@ -93,3 +93,13 @@ def test_page_text_starting_with_hash_or_fence_is_not_a_heading() -> None:
     note = parse_html("a.html", page, MTIME)
     assert [s.heading_path for s in note.sections] == [("# Real",), ("# Real", "## B")]
     assert "\\# shell comment ls" in note.sections[0].text
+
+
+def test_a_literal_marked_section_start_is_read_as_text() -> None:
+    """Python's HTML parser stops with an AssertionError at "<![" followed by no name (found
+    by the hostile-input fuzz test); the page is read with it as text, and a real CDATA
+    section still parses."""
+    title, text = html_to_markdownish("<head><title>t</title></head><p>a <![ b</p><h2>c <![</h2>")
+    assert title == "t"
+    assert text.splitlines() == ["a <![ b", "## c <!["]
+    assert html_to_markdownish("<p>a <![CDATA[x]]> b</p>")[1] == "a b"

@@ -59,11 +59,24 @@ class _TextExtractor(HTMLParser):
         self.parts.append(_WHITESPACE.sub(" ", data.replace(_HEADING_MARK, "")))
 
 
+def _extracted(html: str) -> _TextExtractor:
+    """``html`` read by the extractor. Python's parser stops with an AssertionError at a
+    marked section it cannot read ("<![" followed by no name, as in text that writes
+    "<![" literally): the page is then read with each "<![" as text."""
+    parser = _TextExtractor()
+    try:
+        parser.feed(html)
+        parser.close()
+    except AssertionError:
+        parser = _TextExtractor()
+        parser.feed(html.replace("<![", "&lt;!["))
+        parser.close()
+    return parser
+
+
 def html_to_markdownish(html: str) -> tuple[str, str]:
     """(title, text with '#' headings and one block per line)."""
-    parser = _TextExtractor()
-    parser.feed(html)
-    parser.close()
+    parser = _extracted(html)
     lines = []
     for raw in "".join(parser.parts).split("\n"):
         line = " ".join(raw.split())
