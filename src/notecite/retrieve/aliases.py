@@ -51,12 +51,29 @@ def _phrase(alias: str) -> re.Pattern[str]:
     return re.compile(rf"(?<![\w-]){re.escape(alias)}(?![\w-])", re.IGNORECASE)
 
 
+def _claimed(question: str, alias: str, spans: list[tuple[int, int]]) -> re.Match[str] | None:
+    """Where ``question`` says ``alias`` as whole words, outside the ``spans`` other aliases
+    took (the span is added to them); None when it does not, or the alias is too short."""
+    if len(alias) < MIN_ALIAS_CHARS:
+        return None
+    found = _phrase(alias).search(question)
+    if found is None or any(found.start() < e and s < found.end() for s, e in spans):
+        return None
+    spans.append(found.span())
+    return found
+
+
+def asks_who(question: str) -> bool:
+    """Does ``question`` ask who someone is ("Who is my manager?", "Who's Tomek?")?"""
+    return _WHO_IS.match(question) is not None
+
+
 def named_notes(question: str, notes: Sequence[tuple[str, Sequence[str]]]) -> dict[str, str]:
     """Each alias of ``notes`` ((title, aliases), best first) that ``question`` says, as the
     question writes it -> the title of its note; none unless the question asks who someone
     is."""
     said: dict[str, str] = {}
-    if not _WHO_IS.match(question):
+    if not asks_who(question):
         return said
     spans: list[tuple[int, int]] = []
     asked = _words(question)
@@ -64,15 +81,9 @@ def named_notes(question: str, notes: Sequence[tuple[str, Sequence[str]]]) -> di
         title = " ".join(title.split())
         if not title or _words(title) <= asked:
             continue
-        for alias in sorted(aliases, key=len, reverse=True):
-            alias = " ".join(alias.split())
-            if len(alias) < MIN_ALIAS_CHARS or not adds_a_name(alias, title):
-                continue
-            found = _phrase(alias).search(question)
-            if found is None or any(found.start() < e and s < found.end() for s, e in spans):
-                continue
-            spans.append(found.span())
-            said.setdefault(found.group(0), title)
+        for alias in sorted((" ".join(a.split()) for a in aliases), key=len, reverse=True):
+            if adds_a_name(alias, title) and (found := _claimed(question, alias, spans)):
+                said.setdefault(found.group(0), title)
     return said
 
 
@@ -94,17 +105,12 @@ def said_as_owners(question: str, aliases: Sequence[str]) -> list[str]:
 def said_aliases(question: str, aliases: Sequence[str]) -> list[str]:
     """The ``aliases`` (of any note) that ``question`` says as whole words, longest first,
     none inside another."""
-    said: list[str] = []
     spans: list[tuple[int, int]] = []
-    for alias in sorted({" ".join(a.split()) for a in aliases}, key=len, reverse=True):
-        if len(alias) < MIN_ALIAS_CHARS:
-            continue
-        found = _phrase(alias).search(question)
-        if found is None or any(found.start() < e and s < found.end() for s, e in spans):
-            continue
-        spans.append(found.span())
-        said.append(alias)
-    return said
+    return [
+        alias
+        for alias in sorted({" ".join(a.split()) for a in aliases}, key=len, reverse=True)
+        if _claimed(question, alias, spans)
+    ]
 
 
 def with_named(question: str, named: dict[str, str]) -> str:
@@ -127,14 +133,8 @@ def best_of_notes(
     for note in notes:
         best = next((c for c in candidates if (c.chunk.vault, c.chunk.rel_path) == note), None)
         if best is None:
-            rowid = next(r for r, c in first_chunks.items() if (c.vault, c.rel_path) == note)
-            best = Candidate(
-                rowid=rowid,
-                chunk=first_chunks[rowid],
-                score_vector=0.0,
-                score_bm25=0.0,
-                folder_weight=1.0,
-            )
+            first = next(c for c in first_chunks.values() if (c.vault, c.rel_path) == note)
+            best = Candidate.unscored(first)
         found.append(best)
     return sorted(found, key=lambda c: -c.final)
 

@@ -47,6 +47,13 @@ class Candidate:
     final: float = 0.0
     score_rerank: float = 0.0
 
+    @classmethod
+    def unscored(cls, chunk: StoredChunk) -> Candidate:
+        """``chunk`` as a candidate no search scored (a recent note, a note named outright)."""
+        return cls(
+            rowid=chunk.rowid, chunk=chunk, score_vector=0.0, score_bm25=0.0, folder_weight=1.0
+        )
+
     def as_search_result(self) -> SearchResult:
         """The candidate as search returns it (``score`` is its final score)."""
         chunk = self.chunk

@@ -22,7 +22,13 @@ from notecite.embed.base import Embedder, Vectors
 from notecite.errors import EmbeddingError, StoreError
 from notecite.filters import Condition, Op
 from notecite.generate.base import LLM, Judge, Owners
-from notecite.retrieve.aliases import best_of_notes, named_notes, notes_named, said_aliases
+from notecite.retrieve.aliases import (
+    asks_who,
+    best_of_notes,
+    named_notes,
+    notes_named,
+    said_aliases,
+)
 from notecite.retrieve.answerability import DEFAULT_MODEL, features
 from notecite.retrieve.autok import automatic_k
 from notecite.retrieve.autorag import AutoRag, AutoRagOptions
@@ -791,11 +797,7 @@ class RetrievalStage:
         """The first chunk of each of the ``k`` most recent notes over the scopes."""
         rowids = self._note_rowids(scopes, k)
         chunks = self._store.fetch_chunks(rowids)
-        found = [
-            Candidate(rowid=r, chunk=chunks[r], score_vector=0.0, score_bm25=0.0, folder_weight=1.0)
-            for r in rowids
-            if r in chunks
-        ]
+        found = [Candidate.unscored(chunks[r]) for r in rowids if r in chunks]
         found.sort(key=lambda c: c.chunk.note_date.timestamp() if c.chunk.note_date else 0.0)
         return list(reversed(found))[:k]
 
@@ -880,8 +882,9 @@ class RetrievalStage:
     def _named_notes(
         self, question: str, kept: Sequence[Candidate], debug: DebugInfo
     ) -> dict[str, str]:
-        """Each alias of a note of ``kept`` that ``question`` says -> the note's title."""
-        if not isinstance(self._store, FrontmatterFacets):
+        """Each alias of a note of ``kept`` that ``question`` says -> the note's title (only
+        a question that asks who someone is is read so: no store call for any other)."""
+        if not asks_who(question) or not isinstance(self._store, FrontmatterFacets):
             return {}
         firsts: dict[tuple[str, str], Candidate] = {}
         for c in kept:
