@@ -26,7 +26,7 @@ from notecite.generate.context import ContextBudget, ContextPiece, TokenCounter
 from notecite.generate.evidence import GAP
 from notecite.generate.failures import failure_type
 from notecite.generate.grounding import Grounder, SupportLine, locate
-from notecite.generate.listing import listing_answer
+from notecite.generate.listing import listed_answer
 from notecite.generate.prompts import answer_messages
 from notecite.generate.properties import shown_properties
 from notecite.ingest.frontmatter import frontmatter_end
@@ -242,9 +242,11 @@ class AskPipeline:
                 )
             )
         if retrieved.listing is not None and retrieved.kept:
-            # "What notes are tagged #baking?": the notes of the scope, listed and cited
-            listing = retrieved.listing
-            answer = listing_answer(context_pieces(retrieved.kept), listing.scope, listing.total)
+            # "What notes are tagged #baking?", "What are my open todos?": listed and cited
+            answer = listed_answer(context_pieces(retrieved.kept), retrieved.listing)
+            note_lines = read_once(self._note_lines)
+            if note_lines is not None:  # an open task is cited at its line of the file
+                place_quotes(answer, retrieved.kept, note_lines)
             return finish(self._response(answer, retrieved.kept, debug, None))
         if not retrieved.kept:
             return finish(

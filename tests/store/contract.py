@@ -442,6 +442,31 @@ class StoreContract(OpenedStore):
         ]
         assert store.recent_chunks(main, 0) == []
 
+    def test_chunks_holding_a_mark_newest_notes_first_in_note_order(
+        self, store: Store, corpus: dict[str, Vault]
+    ) -> None:
+        main = corpus["main"]
+        for rel_path, day, texts in (
+            ("daily/old.md", 1, ["- [ ] ring the plumber", "- [x] paid"]),
+            ("daily/new.md", 9, ["intro", "- [ ] buy potatoes", "TODO: fix the gate"]),
+            ("daily/todo-word.md", 5, ["a todo in a sentence", "[x] done"]),
+        ):
+            store.replace_note(
+                make_record(main, rel_path, when=datetime(2026, 3, day, tzinfo=UTC)),
+                [make_chunk(rel_path, i, text) for i, text in enumerate(texts)],
+            )
+        flt = SearchFilter(vault_ids=(main.id,))
+        rowids = store.chunks_holding(["[ ]", "TODO"], flt, 10)
+        found = store.fetch_chunks(rowids)
+        assert [found[r].text for r in rowids] == [
+            "- [ ] buy potatoes",
+            "TODO: fix the gate",
+            "- [ ] ring the plumber",
+        ]
+        assert len(store.chunks_holding(["[ ]", "TODO"], flt, 2)) == 2
+        assert store.chunks_holding(["[ ]"], SearchFilter(folders=("projects",)), 10) == []
+        assert store.chunks_holding([], flt, 10) == []
+
     def test_lexical_search_of_nothing(self, store: Store, corpus: dict[str, Vault]) -> None:
         assert store.lexical_search("  ?! ", SearchFilter(), 10) == []
         assert store.lexical_search("budget", SearchFilter(), 0) == []

@@ -29,7 +29,7 @@ from notecite.generate.citations import FALLBACK_ANSWER
 from notecite.generate.context import TokenCounter
 from notecite.generate.failures import failure_type
 from notecite.generate.grounding import Grounder
-from notecite.generate.listing import listing_answer
+from notecite.generate.listing import listed_answer
 from notecite.pipeline import (
     NO_NOTES_ANSWER,
     NoteLines,
@@ -193,9 +193,11 @@ class ChatService:
                     token(text)
                 answer = CitedAnswer(text=text, outcome="fallback")
             elif retrieved is not None and retrieved.listing is not None:
-                # "What notes are tagged #baking?": the notes of the scope, listed and cited
-                listing = retrieved.listing
-                answer = listing_answer(context_pieces(kept), listing.scope, listing.total)
+                # "What notes are tagged #baking?", "What are my open todos?": listed and cited
+                answer = listed_answer(context_pieces(kept), retrieved.listing)
+                note_lines = read_once(self._note_lines)
+                if note_lines is not None:  # an open task is cited at its line of the file
+                    place_quotes(answer, kept, note_lines)
                 if token is not None:
                     token(answer.text)
             else:

@@ -1,10 +1,12 @@
-"""The answer to a question that asks which notes a scope holds: the notes, each cited.
+"""The answer to a question that asks which notes a scope holds, or what is still to do.
 
 "What notes are tagged #baking?" is answered by the notes tagged #baking, not by any one
 line of them (:mod:`notecite.retrieve.listing` tells such a question). The answer names
 how many notes the scope holds and lists the newest of them by title, one a line, each
-cited by its own source id, with the first line of its text (a gist of what it is about):
-no model writes it, so nothing in it can be unsupported.
+cited by its own source id, with the first line of its text (a gist of what it is about).
+"What are my open todos?" (:mod:`notecite.retrieve.tasks`) is answered by the open tasks
+of the notes, newest notes first, each cited at its own line. No model writes either, so
+nothing in them can be unsupported.
 """
 
 from __future__ import annotations
@@ -16,6 +18,9 @@ from pathlib import PurePosixPath
 from notecite.generate.answer import CitedAnswer
 from notecite.generate.base import ContextSource
 from notecite.generate.context import ContextPiece
+from notecite.generate.grounding import SupportLine
+from notecite.retrieve.listing import Listing
+from notecite.retrieve.tasks import TASKS_LISTED_AT_MOST, open_tasks
 
 GIST_CHARS = 100
 """The longest line of a note a listing shows beside its name."""
@@ -36,23 +41,33 @@ def _name(piece: ContextPiece) -> str:
     return " ".join(piece.title.split()) or PurePosixPath(piece.rel_path).stem
 
 
+def plain_line(line: str) -> str:
+    """A line of a note as plain words: list marks, checkboxes, emphasis and link brackets
+    dropped (``- [ ] Ring [[priya|Priya]] **today**`` -> ``Ring Priya today``)."""
+    line = _LIST_MARK.sub("", line.strip())
+    line = _WIKILINK.sub(lambda m: m.group(2) or m.group(1), line)
+    line = _LINK.sub(r"\1", line)
+    return " ".join(line.replace("**", "").replace("__", "").split())
+
+
+def _cut(line: str) -> str:
+    """``line`` cut at a word under :data:`GIST_CHARS`."""
+    if len(line) <= GIST_CHARS:
+        return line
+    return line[:GIST_CHARS].rsplit(" ", 1)[0].rstrip(",;:") + " \u2026"
+
+
 def gist(text: str) -> str:
     """The first line of a note's text that is not a heading, a rule or a table, as plain
-    words (list marks, checkboxes, emphasis and link brackets dropped), cut at a word under
-    :data:`GIST_CHARS`; "" when there is none."""
+    words (:func:`plain_line`), cut at a word under :data:`GIST_CHARS`; "" when there is
+    none."""
     for line in text.splitlines():
         line = line.strip()
         if not line or line.startswith(("#", "|", "```", "---", "![", "<")):
             continue
-        line = _LIST_MARK.sub("", line)
-        line = _WIKILINK.sub(lambda m: m.group(2) or m.group(1), line)
-        line = _LINK.sub(r"\1", line)
-        line = " ".join(line.replace("**", "").replace("__", "").split())
-        if not any(c.isalnum() for c in line):
-            continue
-        if len(line) <= GIST_CHARS:
-            return line
-        return line[:GIST_CHARS].rsplit(" ", 1)[0].rstrip(",;:") + " \u2026"
+        line = plain_line(line)
+        if any(c.isalnum() for c in line):
+            return _cut(line)
     return ""
 
 
@@ -97,3 +112,65 @@ def listing_answer(pieces: Sequence[ContextPiece], scope: str, total: int) -> Ci
         members={s.cid: [p.index] for s, p in zip(sources, pieces, strict=True)},
         cited=tuple(s.cid for s in sources),
     )
+
+
+def tasks_text(tasks: Sequence[tuple[str, str]], scope: str, total: int) -> str:
+    """ "3 open tasks in your notes:" and one line per (task, note name), each cited
+    ``[Nk]`` in order."""
+    noun = "open task" if total == 1 else "open tasks"
+    head = f"{total} {noun} {scope or 'in your notes'}"
+    if len(tasks) < total:
+        head += f"; the first {len(tasks)}, newest notes first"
+    lines = [
+        f"- {_MARKER.sub('', task).strip()} ({_MARKER.sub('', name).strip()}) [N{i}]"
+        for i, (task, name) in enumerate(tasks, start=1)
+    ]
+    return "\n".join([f"{head}:", *lines])
+
+
+def tasks_answer(
+    pieces: Sequence[ContextPiece], scope: str, total: int, at_most: int
+) -> CitedAnswer:
+    """The open tasks of ``pieces`` (chunks, newest notes first; the scope holds ``total``
+    tasks in all), at most ``at_most``, each a source of its own cited at its line."""
+    sources: list[ContextSource] = []
+    members: dict[str, list[int]] = {}
+    support: dict[str, SupportLine] = {}
+    listed: list[tuple[str, str]] = []
+    for piece in pieces:
+        lines = piece.text.split("\n")
+        for task in open_tasks(piece.text):
+            if len(sources) == at_most:
+                break
+            cid = f"N{len(sources) + 1}"
+            line = piece.line_start + task.index if piece.line_start else 0
+            sources.append(
+                ContextSource(
+                    cid=cid,
+                    vault=piece.vault,
+                    rel_path=piece.rel_path,
+                    heading_path=piece.heading_path,
+                    text=lines[task.index],
+                    line_start=line,
+                    title=piece.title,
+                )
+            )
+            members[cid] = [piece.index]
+            support[cid] = SupportLine(cid, lines[task.index].strip(), line, 1.0)
+            listed.append((_cut(plain_line(task.text)), _name(piece)))
+    return CitedAnswer(
+        text=tasks_text(listed, scope, max(total, len(listed))),
+        outcome="answered",
+        sources=tuple(sources),
+        members=members,
+        cited=tuple(s.cid for s in sources),
+        support=support,
+    )
+
+
+def listed_answer(pieces: Sequence[ContextPiece], listing: Listing) -> CitedAnswer:
+    """The answer ``listing`` asks for: the open tasks of ``pieces``, or the notes they
+    stand for."""
+    if listing.tasks:
+        return tasks_answer(pieces, listing.scope, listing.total, TASKS_LISTED_AT_MOST)
+    return listing_answer(pieces, listing.scope, listing.total)

@@ -42,11 +42,14 @@ class Listing:
         scope: the scope in words, as the answer says it ("tagged #baking",
             "in personal/recipes").
         total: how many notes the scope holds (the listing names the most recent
-            :data:`LISTED_AT_MOST`).
+            :data:`LISTED_AT_MOST`), or with ``tasks``, how many open tasks.
+        tasks: the question asks for the open tasks of the scope
+            (:mod:`notecite.retrieve.tasks`), not its notes.
     """
 
     scope: str
     total: int
+    tasks: bool = False
 
 
 def asks_for_listing(question: str, filters: Sequence[str] = ()) -> bool:

@@ -14,7 +14,7 @@ import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import PurePosixPath
 
 from notecite.config import AskSettings
@@ -57,6 +57,13 @@ from notecite.retrieve.salient import (
     without_names,
     without_own_names,
 )
+from notecite.retrieve.tasks import (
+    TASK_CHUNKS_AT_MOST,
+    TASK_MARKS,
+    TASKS_LISTED_AT_MOST,
+    asks_for_open_tasks,
+    open_tasks,
+)
 from notecite.retrieve.terms import fold, query_terms, stem, tokenize
 from notecite.retrieve.timehints import TimeRange, parse_time_hint
 from notecite.retrieve.typos import respell, with_readings
@@ -71,8 +78,14 @@ RECENT_NOTES = "recent_notes"
 LISTING = "listing"
 """The strategy of a question that asks only for the notes of its scope: they are listed."""
 
+OPEN_TASKS = "open_tasks"
+"""The strategy of a question that asks only for what is still to do: the open tasks are
+listed."""
+
 LISTING_COUNT_LIMIT = 10_000
 """The most notes of a scope a listing counts."""
+
+_NO_DATE = datetime(1970, 1, 1, tzinfo=UTC)
 
 PARTIAL_VECTORS = "+keyword_only_for_waiting_notes"
 """Appended to the strategy while some searched notes still wait for their vectors (a first
@@ -402,6 +415,10 @@ class RetrievalStage:
             found.filtered_out = True
             return found
         written = [c.source for c in self._conditions]
+        if asks_for_open_tasks(request.question, written):
+            tasks = self._open_tasks(request, debug)
+            if tasks.kept:
+                return tasks
         if (written or request.folders) and asks_for_listing(request.question, written):
             return self._listing(request, debug)
         query = self._embed_or_none(request.question, debug)
@@ -772,6 +789,46 @@ class RetrievalStage:
             "first, and nothing was searched"
         )
         found = self._finish(notes, notes, LISTING, len(notes), debug)
+        found.listing = listing
+        return found
+
+    def _open_tasks(self, request: AskRequest, debug: DebugInfo) -> Retrieved:
+        """The chunks holding the open tasks of the request's scope (its filters and
+        folders), newest notes first, for a question that asks for nothing else; none when
+        the scope holds no open task (the question is then searched)."""
+        scopes = self._user_scopes(request.folders)
+        rowids: list[int] = []
+        try:
+            for scope in scopes:
+                flt = SearchFilter(
+                    vault_ids=(scope.vault.id,),
+                    folders=(scope.folder,) if scope.folder else (),
+                    frontmatter=self._conditions,
+                )
+                held = self._store.chunks_holding(TASK_MARKS, flt, TASK_CHUNKS_AT_MOST)
+                rowids.extend(r for r in held if r not in rowids)
+            chunks = self._store.fetch_chunks(rowids)
+        except StoreError:
+            return self._finish([], [], OPEN_TASKS, 0, debug)
+        counted = [(chunks[r], len(open_tasks(chunks[r].text))) for r in rowids if r in chunks]
+        counted = [(chunk, n) for chunk, n in counted if n]
+        counted.sort(key=lambda item: -(item[0].note_date or _NO_DATE).timestamp())
+        kept: list[Candidate] = []
+        listed = 0
+        for chunk, n in counted:
+            if listed >= TASKS_LISTED_AT_MOST:
+                break
+            kept.append(Candidate.unscored(chunk))
+            listed += n
+        folders = [s.label for s in scopes if s.folder]
+        listing = Listing(scope_words(self._conditions, folders), sum(n for _, n in counted), True)
+        if kept:
+            debug.notes.append(
+                f"the question asks only for the open tasks {listing.scope or 'of the notes'}: "
+                "their unchecked items and TODO lines are listed, newest notes first, and "
+                "nothing was searched"
+            )
+        found = self._finish(kept, kept, OPEN_TASKS, len(kept), debug)
         found.listing = listing
         return found
 

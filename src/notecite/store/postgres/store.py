@@ -672,6 +672,23 @@ class PostgresStore:
             rows = conn.execute(query, [self.tenant_id, *params, limit]).fetchall()
         return [int(r[0]) for r in rows]
 
+    def chunks_holding(self, marks: Sequence[str], flt: SearchFilter, limit: int) -> list[int]:
+        """The chunks in ``flt`` whose text holds one of ``marks`` as written (case and all),
+        newest notes first and in note order within each, at most ``limit``."""
+        if limit <= 0 or not marks:
+            return []
+        where, params = filter_sql(flt)
+        held = sql.SQL(" OR ").join(sql.SQL("strpos(c.text, %s) > 0") for _ in marks)
+        query = sql.SQL(
+            "SELECT c.id FROM chunks c "
+            "JOIN notes n ON n.tenant_id = c.tenant_id AND n.id = c.note_id "
+            "WHERE c.tenant_id = %s AND ({}) {} "
+            "ORDER BY n.note_ts DESC NULLS LAST, n.id DESC, c.chunk_index LIMIT %s"
+        ).format(held, where)
+        with self._tx() as conn:
+            rows = conn.execute(query, [self.tenant_id, *marks, *params, limit]).fetchall()
+        return [int(r[0]) for r in rows]
+
     def frontmatter_facets(
         self, vault_ids: Sequence[int], keys: Sequence[str]
     ) -> dict[str, dict[str, int]]:

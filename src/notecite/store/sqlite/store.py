@@ -690,6 +690,26 @@ class SQLiteStore:
                 raise StoreError(f"recent notes query failed: {exc}") from exc
         return [int(r[0]) for r in rows]
 
+    def chunks_holding(self, marks: Sequence[str], flt: SearchFilter, limit: int) -> list[int]:
+        """The chunks in ``flt`` whose text holds one of ``marks`` as written (case and all),
+        newest notes first and in note order within each, at most ``limit``."""
+        if limit <= 0 or not marks:
+            return []
+        where, params = _filter_sql(flt)
+        held = " OR ".join("instr(c.text, ?) > 0" for _ in marks)
+        query = (
+            "SELECT c.id FROM chunks c JOIN notes n ON n.id = c.note_id "
+            "JOIN vaults v ON v.id = c.vault_id AND v.tenant_id = ? "
+            f"WHERE ({held}) {' '.join(where)} "
+            "ORDER BY n.note_ts DESC, n.id DESC, c.chunk_index LIMIT ?"
+        )
+        with self.db.read() as conn:
+            try:
+                rows = conn.execute(query, [self.tenant_id, *marks, *params, limit]).fetchall()
+            except sqlite3.Error as exc:
+                raise StoreError(f"chunk text query failed: {exc}") from exc
+        return [int(r[0]) for r in rows]
+
     def mentions(self, phrases: Sequence[str], flt: SearchFilter) -> set[str]:
         found = set()
         unfound: list[tuple[str, list[str]]] = []
