@@ -6,7 +6,13 @@ from __future__ import annotations
 import pytest
 
 from notecite import Engine
-from notecite.retrieve.latest import asks_for_latest, newest_member, read_first, series_of
+from notecite.retrieve.latest import (
+    asks_for_latest,
+    latest_first,
+    newest_member,
+    read_first,
+    series_of,
+)
 from notecite.retrieve.retriever import Candidate
 from notecite.schemas.ask import AskRequest
 from notecite.store.base import StoredChunk
@@ -118,3 +124,10 @@ def test_read_first_puts_the_newest_ahead_and_leaves_the_older_members_out() -> 
     assert [c.rowid for c in read_first(kept, newer, ("v", "a 3.md"), series)] == [3, 2]
     # never more than were kept, and a note of another series keeps its place after them
     assert [c.rowid for c in read_first(kept, newer, ("v", "a 4.md"), series)] == [4, 5, 2]
+
+
+def test_older_members_are_left_out_when_the_newest_is_ranked_first_already() -> None:
+    kept = [_candidate(3, "a 3.md"), _candidate(2, "b.md"), _candidate(1, "a 1.md")]
+    ordered, newest = latest_first(kept, lambda moment: [])
+    assert newest == ("v", "a 3.md")
+    assert [c.rowid for c in ordered] == [3, 2]

@@ -128,6 +128,7 @@ def latest_first(
         if later == newest:
             break
         newest = later
-    if newest is None or newest == (kept[0].chunk.vault, kept[0].chunk.rel_path):
+    if newest is None:
         return list(kept), None
+    # ranked first already or not, the older members say the same things of another date
     return read_first(kept, newer, newest, series), newest
