@@ -27,6 +27,7 @@ from notecite.generate.evidence import GAP
 from notecite.generate.failures import failure_type
 from notecite.generate.grounding import Grounder, SupportLine, locate
 from notecite.generate.listing import listed_answer
+from notecite.generate.outline import asks_for_summary, outline
 from notecite.generate.prompts import answer_messages
 from notecite.generate.properties import shown_properties
 from notecite.ingest.frontmatter import frontmatter_end
@@ -137,6 +138,50 @@ def context_budget(
         max_tokens=settings.context_tokens_local if local else settings.context_tokens,
         evidence_tokens=evidence,
     )
+
+
+SUMMARY_SHARE = 0.75
+"""The share of the evidence budget a note's outline may take, for a request to summarize
+it (its properties are shown above it)."""
+
+
+def summary_context(
+    question: str,
+    kept: Sequence[Candidate],
+    note_lines: NoteLines | None,
+    budget: ContextBudget,
+    count_tokens: TokenCounter,
+) -> tuple[list[Candidate], ContextBudget]:
+    """For a request to summarize (:func:`~notecite.generate.outline.asks_for_summary`),
+    ``kept`` with the best-ranked note read whole first, as its outline when the context is
+    evidence-sized (the note's other chunks are left out: the outline holds them), and the
+    budget that keeps that outline whole; else ``kept`` and ``budget`` as they are."""
+    if not kept or note_lines is None or not asks_for_summary(question):
+        return list(kept), budget
+    best = kept[0].chunk
+    lines = note_lines(best.vault, best.rel_path)
+    if not lines:
+        return list(kept), budget
+    end = frontmatter_end(lines)
+    body = [line.rstrip() for line in lines[end:]]
+    if budget.evidence_tokens is not None:
+        body = outline(body, round(budget.evidence_tokens * SUMMARY_SHARE), count_tokens)
+    if not any(line.strip() for line in body):
+        return list(kept), budget
+    whole = replace(
+        kept[0],
+        chunk=replace(
+            best,
+            text="\n".join(body).strip("\n"),
+            line_start=end + 1,
+            line_end=len(lines),
+            heading_path="",
+            chunk_index=0,
+        ),
+    )
+    note = (best.vault, best.rel_path)
+    rest = [c for c in kept[1:] if (c.chunk.vault, c.chunk.rel_path) != note]
+    return [whole, *rest], replace(budget, whole_first=True)
 
 
 def place_quotes(answer: CitedAnswer, kept: Sequence[Candidate], note_lines: NoteLines) -> None:
@@ -273,6 +318,14 @@ class AskPipeline:
         asked = with_named(with_readings(request.question, retrieved.readings), retrieved.named)
         threshold = reading_threshold(self._settings, retrieved.read_first)
         note_lines = read_once(self._note_lines)
+        # "Summarize the PG16 project": the best-ranked note is read whole, as its outline
+        kept, budget = summary_context(
+            request.question,
+            kept,
+            note_lines,
+            context_budget(self._settings, self._llm, request.detail, len(retrieved.parts)),
+            self._count_tokens,
+        )
         answer = answer_with_citations(
             self._llm,
             asked,
@@ -280,9 +333,7 @@ class AskPipeline:
             _prompt_builder(request, absent, asked),
             self._count_tokens,
             AnswerSettings(
-                budget=context_budget(
-                    self._settings, self._llm, request.detail, len(retrieved.parts)
-                ),
+                budget=budget,
                 citation_style=request.citation_style,
                 temperature=self._generation.temperature,
                 max_tokens=self._generation.max_tokens,

@@ -980,3 +980,13 @@ def test_a_yes_or_no_that_only_restates_the_question_is_not_a_supported_claim(
     question: str, answer: str, kept: str
 ) -> None:
     assert Grounder().ground(answer, SOURCES, question).text == kept
+
+
+def test_a_sentence_written_again_word_for_word_is_read_once() -> None:
+    answer = (
+        "The Apollo launch is on March 14 [N1]. A storm could delay it by a week [N2]. "
+        "The Apollo launch is on March 14 [N1]. Yes [N1]. Yes [N1]."
+    )
+    grounding = Grounder().ground(answer, SOURCES, "When is the launch?")
+    assert grounding.text.count("March 14") == 1
+    assert "storm" in grounding.text

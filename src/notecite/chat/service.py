@@ -26,7 +26,7 @@ from notecite.generate.answer import (
 )
 from notecite.generate.base import LLM, ChatMessage, ContextSource, Owners
 from notecite.generate.citations import FALLBACK_ANSWER
-from notecite.generate.context import TokenCounter
+from notecite.generate.context import ContextBudget, TokenCounter
 from notecite.generate.failures import failure_type
 from notecite.generate.grounding import Grounder
 from notecite.generate.listing import listed_answer
@@ -40,6 +40,7 @@ from notecite.pipeline import (
     read_once,
     reading_threshold,
     record_generation,
+    summary_context,
 )
 from notecite.retrieve.aliases import with_named
 from notecite.retrieve.frontmatter import no_matching_notes_answer
@@ -202,6 +203,15 @@ class ChatService:
                     token(answer.text)
             else:
                 note_lines = read_once(self._note_lines)
+                parts = len(retrieved.parts) if retrieved else 1
+                # "Summarize the PG16 project": the best-ranked note is read whole
+                kept, budget = summary_context(
+                    request.message,
+                    kept,
+                    note_lines,
+                    context_budget(self._ask, llm, request.detail, parts),
+                    self._count_tokens,
+                )
                 answer = self._answer(
                     request,
                     with_named(
@@ -213,8 +223,8 @@ class ChatService:
                     settings,
                     llm,
                     token,
+                    budget,
                     absent,
-                    len(retrieved.parts) if retrieved else 1,
                     read_first=retrieved is not None and retrieved.read_first,
                     note_lines=note_lines,
                     owners=retrieved.owners if retrieved else None,
@@ -282,14 +292,14 @@ class ChatService:
         settings: SessionSettings,
         llm: LLM,
         on_token: TokenCallback | None,
+        budget: ContextBudget,
         absent: Sequence[str] = (),
-        parts: int = 1,
         read_first: bool = False,
         note_lines: NoteLines | None = None,
         owners: Owners | None = None,
     ) -> CitedAnswer:
         """The answer through the one answer path, with history and the session's prompt
-        (``parts``: the things the question asks, each of which needs room in the context;
+        (``budget``: the context's, see :func:`~notecite.pipeline.context_budget`;
         ``read_first``: the gate doubted the context, and the model reads it first)."""
         prompt = _prompt_builder(request, query, history, settings, absent)
         return answer_with_citations(
@@ -299,7 +309,7 @@ class ChatService:
             prompt,
             self._count_tokens,
             AnswerSettings(
-                budget=context_budget(self._ask, llm, request.detail, parts),
+                budget=budget,
                 focus=query,
                 temperature=self._generation.temperature,
                 max_tokens=self._generation.max_tokens,

@@ -187,7 +187,9 @@ def context_sources(
     (with ``budget.evidence_tokens``, only the lines that carry the answer to ``question``)."""
     blocks: list[ContextBlock] = assemble_context(pieces, budget, count_tokens) if pieces else []
     if budget.evidence_tokens is not None and blocks:
-        blocks = select_evidence(blocks, question, budget.evidence_tokens, count_tokens)
+        blocks = select_evidence(
+            blocks, question, budget.evidence_tokens, count_tokens, budget.whole_first
+        )
     sources = tuple(
         ContextSource(f"N{n}", b.vault, b.rel_path, b.heading_path, b.text, b.line_start, b.title)
         for n, b in enumerate(blocks, start=1)

@@ -62,6 +62,9 @@ class ContextBudget:
     evidence_tokens: int | None = None
     """When set, each block is cut down to its evidence lines, all within this many tokens
     (see :mod:`notecite.generate.evidence`)."""
+    whole_first: bool = False
+    """The first block is kept whole when it fits the evidence budget (a note's outline,
+    chosen already: :mod:`notecite.generate.outline`)."""
 
 
 def _append(block: ContextBlock, piece: ContextPiece) -> None:

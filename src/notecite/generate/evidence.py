@@ -296,16 +296,23 @@ def select_evidence(
     question: str,
     max_tokens: int,
     count_tokens: TokenCounter,
+    whole_first: bool = False,
 ) -> list[ContextBlock]:
     """``blocks`` cut down to their evidence lines within ``max_tokens`` (blocks with no
-    line left are dropped, except the first); each block's ``lines`` are replaced."""
+    line left are dropped, except the first); each block's ``lines`` are replaced. With
+    ``whole_first``, the first block keeps every line it shows when they fit."""
     scored = score_lines(blocks, question)
     chosen: list[ContextBlock] = []
     used = 0
     for number, (block, lines) in enumerate(zip(blocks, scored, strict=True)):
         keep: set[int] = set()
         cost = 0
-        for window in _windows(lines):
+        if number == 0 and whole_first:
+            whole = {line.position for line in lines if line.shown or line.text == GAP}
+            keep, cost = _priced(lines, whole, count_tokens)
+            if cost > max_tokens:
+                keep, cost = set(), 0
+        for window in [] if keep else _windows(lines):
             # the first block keeps at least its best line
             first = number == 0 and not keep
             fitted = _fit(lines, keep, window, max_tokens - used, count_tokens, force=first)

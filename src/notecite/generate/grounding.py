@@ -165,6 +165,11 @@ RANK_MARGIN = 0.1
 BETTER_ELSEWHERE = 0.3
 
 
+REPEAT_MIN_CHARS = 12
+"""Characters a claim's words must hold for a second copy of it to be left out (a short
+list item, "Yes." or "1.", may well come twice)."""
+
+
 @dataclass(frozen=True)
 class Claim:
     """One sentence or list item of an answer, with the source ids cited right after it."""
@@ -932,9 +937,16 @@ class Grounder:
         kept: list[str] = []
         cited: list[str] = []
         support: dict[str, SupportLine] = {}
+        said: set[str] = set()
         for number, item in enumerate(grounded):
             if item.status == "unsupported":
                 continue
+            # a sentence the answer wrote before, word for word (a small model's loop
+            # within a paragraph), is read once
+            words = _words(item.claim.content)
+            if len(words) >= REPEAT_MIN_CHARS and words in said:
+                continue
+            said.add(words)
             if item.status == "neutral":
                 if not _introduces_nothing(grounded, number):
                     kept.append(item.claim.text)

@@ -1,0 +1,65 @@
+"""A request to summarize reads the best-ranked note whole, as its outline (real SQLite,
+the hash embedder, a scripted model)."""
+
+from __future__ import annotations
+
+import pytest
+
+from notecite import Engine
+from notecite.schemas.ask import AskRequest
+from notecite.schemas.chat import ChatRequest
+from notecite.testing import EngineFactory, ScriptedLLM
+
+APOLLO = (
+    "---\ntags: [project]\nstatus: done\n---\n# Apollo project\n\n"
+    "The Apollo project moves the billing cluster to the new region.\n\n"
+    "## Status\nDone. Shipped on 3 May, two weeks late.\n\n"
+    "## Lessons\n- Rehearse the cutover twice.\n"
+)
+NOTES = {
+    "projects/apollo.md": APOLLO,
+    "projects/zeus.md": "# Zeus\n\nZeus is the logging revamp; nothing to do with billing.\n",
+}
+
+
+@pytest.fixture
+def llm() -> ScriptedLLM:
+    return ScriptedLLM("The Apollo project moves the billing cluster to the new region [N1].")
+
+
+@pytest.fixture
+def engine(notecite_engines: EngineFactory, llm: ScriptedLLM) -> Engine:
+    return notecite_engines(
+        vaults={"me": NOTES},
+        llm=llm,
+        ask={"auto_rag": "off", "k_min": 1, "k_default": 1, "k_max": 1},
+    )
+
+
+def _prompt(llm: ScriptedLLM) -> str:
+    return "\n".join(m.content for m in llm.answer_calls[-1].messages)
+
+
+def test_a_request_to_summarize_reads_the_whole_note(engine: Engine, llm: ScriptedLLM) -> None:
+    asked = engine.ask(AskRequest(question="What does the Apollo project move?"))
+    assert "Shipped on 3 May" not in _prompt(llm)  # one chunk, its own lines
+
+    summary = engine.ask(AskRequest(question="Summarize the Apollo project"))
+    prompt = _prompt(llm)
+    assert "Shipped on 3 May" in prompt
+    assert "Rehearse the cutover twice" in prompt
+    assert not summary.abstained
+    [reference] = summary.references
+    assert reference.rel_path == "projects/apollo.md"
+    lines = APOLLO.split("\n")
+    assert (reference.line_start, reference.line_end) == (5, len(lines))
+    assert reference.quote_line is not None
+    assert lines[reference.quote_line - 1].startswith("The Apollo project moves")
+    assert asked.references[0].line_end != len(lines)
+
+
+def test_chat_reads_the_whole_note_for_a_summary(engine: Engine, llm: ScriptedLLM) -> None:
+    reply = engine.chat(ChatRequest(message="Give me an overview of the Apollo project"))
+    assert "Shipped on 3 May" in _prompt(llm)
+    assert [c.path for c in reply.citations] == ["projects/apollo.md"]
+    assert reply.citations[0].line_end == len(APOLLO.split("\n"))
