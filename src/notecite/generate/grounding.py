@@ -942,9 +942,11 @@ class Grounder:
             if item.status == "unsupported":
                 continue
             # a sentence the answer wrote before, word for word (a small model's loop
-            # within a paragraph), is read once
+            # within a paragraph), is read once; a list's step or a code block may well
+            # come again in a second list
             words = _words(item.claim.content)
-            if len(words) >= REPEAT_MIN_CHARS and words in said:
+            sentence = not item.claim.is_code and not _LIST_ITEM.match(item.claim.body)
+            if sentence and len(words) >= REPEAT_MIN_CHARS and words in said:
                 continue
             said.add(words)
             if item.status == "neutral":
