@@ -103,9 +103,9 @@ def main() -> None:
     parser.add_argument("--typos-as-written", action="store_true")
     args = parser.parse_args()
     if args.typos_as_written:
-        import notecite.retrieve.stage as stage
+        import notecite.retrieve.searched_question as searched_question
 
-        stage.__dict__["respell"] = lambda question, salient, held: {}
+        searched_question.__dict__["respell"] = lambda question, salient, held: {}
     manifests = {name: folder for data in args.data for name, folder in _manifest(data).items()}
     items = [i for data in args.data for i in load_qa(data) if i.split == args.split]
     settings = load_settings(home=args.home)

@@ -36,6 +36,9 @@ from dataclasses import dataclass
 from notecite.retrieve.retriever import Candidate
 from notecite.store.base import StoredChunk
 
+ALIAS_KEYS = ("aliases", "alias")
+"""Frontmatter keys whose values are the names a note goes by."""
+
 MIN_ALIAS_CHARS = 3
 """An alias shorter than this is too likely a word of any question."""
 
