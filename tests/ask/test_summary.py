@@ -63,3 +63,38 @@ def test_chat_reads_the_whole_note_for_a_summary(engine: Engine, llm: ScriptedLL
     assert "Shipped on 3 May" in _prompt(llm)
     assert [c.path for c in reply.citations] == ["projects/apollo.md"]
     assert reply.citations[0].line_end == len(APOLLO.split("\n"))
+
+
+def _sync(day: str, decision: str) -> str:
+    return (
+        f"---\ndate: 2026-{day}\n---\n# Platform sync 2026-{day}\n\n## Updates\n"
+        f"- Loki shipping for 60% of services.\n\n## Decisions\n- {decision}\n\n"
+        "## Action items\n- [ ] @dana PagerDuty schedule\n"
+    )
+
+
+SYNCS = {
+    "meetings/2026-04-08 platform sync.md": _sync("04-08", "Cutover moves to 24 May."),
+    "meetings/2026-05-06 platform sync.md": _sync("05-06", "Keep raw events 90 days."),
+}
+
+
+@pytest.fixture
+def syncs(notecite_engines: EngineFactory, llm: ScriptedLLM) -> Engine:
+    return notecite_engines(
+        vaults={"me": SYNCS}, llm=llm, ask={"auto_rag": "off", "k_min": 1, "k_max": 1}
+    )
+
+
+def test_a_question_about_the_latest_of_a_series_as_a_whole_reads_it_whole(
+    syncs: Engine, llm: ScriptedLLM
+) -> None:
+    response = syncs.ask(AskRequest(question="What did we decide at the last platform sync?"))
+    prompt = _prompt(llm)
+    assert "Keep raw events 90 days." in prompt
+    assert "Loki shipping" in prompt and "PagerDuty" in prompt  # the whole note
+    assert "Cutover moves" not in prompt
+    assert response.references[0].rel_path == "meetings/2026-05-06 platform sync.md"
+
+    syncs.ask(AskRequest(question="What action items came out of the last platform sync?"))
+    assert "Loki shipping" not in _prompt(llm)  # its own lines: the action items

@@ -103,6 +103,9 @@ class Retrieved:
     named: dict[str, str] = field(default_factory=dict)
     owners: Owners | None = None
     listing: Listing | None = None
+    newest: tuple[str, str] | None = None
+    """The newest note (vault, path) of the series the question asks for the latest of
+    (:mod:`notecite.retrieve.latest`), read first; None for any other question."""
 
 
 logger = logging.getLogger(__name__)
@@ -370,8 +373,9 @@ class RetrievalStage:
             )
         timings.auto_rag = (time.perf_counter() - t) * 1000
         latest = asks_for_latest(request.question) if time_range is None else None
+        newest: tuple[str, str] | None = None
         if latest and kept:
-            kept = self._latest_first(
+            kept, newest = self._latest_first(
                 request.question, retriever, query, scopes, kept, latest, debug
             )
         aliases = AliasLookup(self._store, self._vaults, scope_notes)
@@ -387,6 +391,7 @@ class RetrievalStage:
             )
             kept = named.kept
         found = self._finish(retrieval.candidates, kept, self._options.strategy, k, debug)
+        found.newest = newest
         if self._settings.folder_ranking == "scores":
             rank_folders_by_scores(retrieval.candidates, debug)
         if kept:
@@ -438,9 +443,10 @@ class RetrievalStage:
         kept: list[Candidate],
         phrase: str,
         debug: DebugInfo,
-    ) -> list[Candidate]:
+    ) -> tuple[list[Candidate], tuple[str, str] | None]:
         """``kept`` with the newest relevant note of the series the question is about first
-        (:func:`notecite.retrieve.latest.latest_first`), searching again from a date on."""
+        (:func:`notecite.retrieve.latest.latest_first`), searching again from a date on,
+        and that note (vault, path; None when there is no series)."""
 
         def search_after(moment: datetime) -> list[Candidate]:
             after = TimeRange(moment, None, phrase)
@@ -457,7 +463,7 @@ class RetrievalStage:
                 "newest of its series of notes found, is read first, and the older ones are "
                 "left out"
             )
-        return ordered
+        return ordered, newest
 
     def _with_parts(
         self,
