@@ -27,7 +27,7 @@ from notecite.generate.evidence import GAP
 from notecite.generate.failures import failure_type
 from notecite.generate.grounding import Grounder, SupportLine, locate
 from notecite.generate.listing import listed_answer
-from notecite.generate.outline import asks_for_summary, asks_of_the_whole, outline
+from notecite.generate.outline import asks_for_summary, outline
 from notecite.generate.prompts import answer_messages
 from notecite.generate.properties import shown_properties
 from notecite.ingest.frontmatter import frontmatter_end
@@ -151,21 +151,18 @@ def summary_context(
     note_lines: NoteLines | None,
     budget: ContextBudget,
     count_tokens: TokenCounter,
-    newest: tuple[str, str] | None = None,
+    whole_note: tuple[str, str] | None = None,
 ) -> tuple[list[Candidate], ContextBudget]:
     """For a request to summarize (:func:`~notecite.generate.outline.asks_for_summary`), or
-    a question about the ``newest`` note of a series that asks what it holds as a whole
-    (:func:`~notecite.generate.outline.asks_of_the_whole`), ``kept`` with the best-ranked
-    note read whole first, as its outline when the context is evidence-sized (the note's
-    other chunks are left out: the outline holds them), and the budget that keeps that
-    outline whole; else ``kept`` and ``budget`` as they are."""
+    when the best-ranked note is the ``whole_note`` the question asks about as a whole
+    (:mod:`notecite.retrieve.whole_note`), ``kept`` with that note read whole first, as its
+    outline when the context is evidence-sized (the note's other chunks are left out: the
+    outline holds them), and the budget that keeps that outline whole; else ``kept`` and
+    ``budget`` as they are."""
     if not kept or note_lines is None:
         return list(kept), budget
     best = kept[0].chunk
-    latest = newest == (best.vault, best.rel_path) and asks_of_the_whole(
-        question, best.vault, best.rel_path, best.title
-    )
-    if not latest and not asks_for_summary(question):
+    if whole_note != (best.vault, best.rel_path) and not asks_for_summary(question):
         return list(kept), budget
     lines = note_lines(best.vault, best.rel_path)
     if not lines:
@@ -333,7 +330,7 @@ class AskPipeline:
             note_lines,
             context_budget(self._settings, self._llm, request.detail, len(retrieved.parts)),
             self._count_tokens,
-            retrieved.newest,
+            retrieved.whole_note,
         )
         answer = answer_with_citations(
             self._llm,

@@ -92,9 +92,48 @@ def test_a_question_about_the_latest_of_a_series_as_a_whole_reads_it_whole(
     response = syncs.ask(AskRequest(question="What did we decide at the last platform sync?"))
     prompt = _prompt(llm)
     assert "Keep raw events 90 days." in prompt
-    assert "Loki shipping" in prompt and "PagerDuty" in prompt  # the whole note
+    assert "Loki shipping" in prompt
+    assert "PagerDuty" in prompt
     assert "Cutover moves" not in prompt
     assert response.references[0].rel_path == "meetings/2026-05-06 platform sync.md"
 
     syncs.ask(AskRequest(question="What action items came out of the last platform sync?"))
     assert "Loki shipping" not in _prompt(llm)  # its own lines: the action items
+
+
+def _day(date: str, title: str, body: str) -> str:
+    return f"---\ndate: {date}\ntags: [daily]\n---\n# {title}\n\n{body}\n"
+
+
+DAYS = {
+    "daily/2026-01-21.md": _day("2026-01-21", "Wednesday 21 January", "Dentist at 9."),
+    "daily/2026-01-22.md": _day(
+        "2026-01-22",
+        "Thursday 22 January",
+        "Boiler service today.\n\n## Evening\nIntervals: 6 x 800 m.",
+    ),
+    "daily/2026-01-23.md": _day("2026-01-23", "Friday 23 January", "Rest day."),
+}
+
+
+@pytest.fixture
+def days(notecite_engines: EngineFactory, llm: ScriptedLLM) -> Engine:
+    return notecite_engines(vaults={"me": DAYS}, llm=llm, ask={"auto_rag": "off"})
+
+
+def test_what_happened_on_a_day_reads_that_days_note_whole(days: Engine, llm: ScriptedLLM) -> None:
+    response = days.ask(AskRequest(question="What did I do on 22 January 2026?", debug=True))
+    prompt = _prompt(llm)
+    assert "Boiler service today." in prompt
+    assert "Intervals: 6 x 800 m." in prompt
+    assert "Dentist" not in prompt
+    assert "Rest day" not in prompt
+    assert [r.rel_path for r in response.references] == ["daily/2026-01-22.md"]
+    assert response.debug is not None
+    assert response.debug.strategy == "notes_of_a_time"
+
+
+def test_a_day_no_note_is_dated_is_searched(days: Engine) -> None:
+    response = days.ask(AskRequest(question="What did I do on 3 March 2026?", debug=True))
+    assert response.debug is not None
+    assert response.debug.strategy != "notes_of_a_time"

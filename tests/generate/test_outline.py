@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from notecite.generate.evidence import GAP
-from notecite.generate.outline import asks_for_summary, asks_of_the_whole, outline
+from notecite.generate.outline import asks_for_summary, outline
 
 
 def _words(texts: list[str]) -> list[int]:
@@ -77,24 +77,3 @@ def test_requests_to_summarize(question: str) -> None:
 )
 def test_questions_about_summaries_are_not_requests(question: str) -> None:
     assert not asks_for_summary(question)
-
-
-SYNC = ("personal", "work/meetings/2026-05-06 platform sync.md", "Platform sync 2026-05-06")
-
-
-@pytest.mark.parametrize(
-    ("question", "note", "whole"),
-    [
-        ("What did we decide at the last platform sync?", SYNC, True),
-        ("What happened at our most recent platform sync?", SYNC, True),
-        ("What are the action items from the last platform sync?", SYNC, False),
-        (
-            "What's new in the latest Dendron release?",
-            ("dendron", "changelog.release.2022-12-06.md", "0.119"),
-            True,
-        ),
-        ("When did I last bleed the radiators?", ("me", "daily/2026-03-02.md", "2 March"), False),
-    ],
-)
-def test_asks_of_the_whole(question: str, note: tuple[str, str, str], whole: bool) -> None:
-    assert asks_of_the_whole(question, *note) is whole

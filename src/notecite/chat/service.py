@@ -211,7 +211,7 @@ class ChatService:
                     note_lines,
                     context_budget(self._ask, llm, request.detail, parts),
                     self._count_tokens,
-                    retrieved.newest if retrieved else None,
+                    retrieved.whole_note if retrieved else None,
                 )
                 answer = self._answer(
                     request,

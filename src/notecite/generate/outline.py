@@ -11,12 +11,9 @@ turn while the budget lasts, in the note's order (a gap between kept lines is sh
 
 Only a question that asks for a summary in so many words is read so ("Summarize ...",
 "Give me an overview of ...", "What's the gist of ...", "TL;DR ..."); "Can Dendron
-summarize a hierarchy?" asks about summaries and is answered as any question. So is a
-question about the latest of a series that asks what it holds as a whole ("What did we
-decide at the last platform sync?", "What's new in the latest release?": its words, but for
-the note's own name and words such as "new", "decide", "discuss", "change", are the words
-that ask for the latest, :mod:`notecite.retrieve.latest`); "What are the action items from
-the last platform sync?" reads the lines that name them.
+summarize a hierarchy?" asks about summaries and is answered as any question. A note the
+question asks about as a whole (the newest of a series asked what it holds, the one note of
+a day asked what happened: :mod:`notecite.retrieve.whole_note`) is read the same way.
 """
 
 from __future__ import annotations
@@ -27,7 +24,6 @@ from collections.abc import Sequence
 from notecite.generate.context import TokenCounter
 from notecite.generate.evidence import GAP
 from notecite.generate.markup import code_roles, is_markup
-from notecite.retrieve.terms import query_terms, stem, tokenize
 
 _ASKS_SUMMARY = re.compile(
     r"^\s*(?:(?:please|can you|could you|would you|pls)[\s,]+)?(?:"
@@ -38,18 +34,6 @@ _ASKS_SUMMARY = re.compile(
     re.IGNORECASE,
 )
 
-# Words a question about a note as a whole asks with ("What's new in ...", "What did we
-# decide at ...") and the words that ask for the latest ("the last", "most recent").
-_OF_THE_WHOLE = frozenset(
-    stem(word)
-    for word in """
-    new news change changes changed happen happened decide decided decision decisions
-    discuss discussed cover covered say said talk talked agree agreed update updates
-    highlight highlights outcome outcomes agenda come came go went
-    last latest newest recent recently
-    """.split()  # noqa: SIM905 (a word list reads better as words)
-)
-
 DEPTH = 4
 """The most lines under one heading an outline keeps (its first, then the next in turn)."""
 
@@ -57,15 +41,6 @@ DEPTH = 4
 def asks_for_summary(question: str) -> bool:
     """Whether ``question`` asks, in so many words, for a summary of what it names."""
     return _ASKS_SUMMARY.match(question.replace("\u2019", "'")) is not None
-
-
-def asks_of_the_whole(question: str, vault: str, rel_path: str, title: str) -> bool:
-    """Whether ``question`` asks what a note holds as a whole: every word of it, but for
-    stopwords, is of the note's vault, path or title, or asks what is new, what was
-    decided, discussed, changed, or for the latest."""
-    named = {stem(word) for word in tokenize(" ".join((vault, rel_path, title)))}
-    said = [stem(term) for term in query_terms(question) if len(term) > 1]
-    return bool(said) and all(term in named or term in _OF_THE_WHOLE for term in said)
 
 
 def outline(lines: Sequence[str], tokens: int, count_tokens: TokenCounter) -> list[str]:

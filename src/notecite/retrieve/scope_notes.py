@@ -12,7 +12,7 @@ chunks holding the scope's open tasks (:mod:`notecite.retrieve.tasks`).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from notecite.filters import Condition
 from notecite.retrieve.folders import Scope, resolve_user_folder
@@ -24,6 +24,7 @@ from notecite.retrieve.tasks import (
     TASKS_LISTED_AT_MOST,
     open_tasks,
 )
+from notecite.retrieve.timehints import TimeRange
 from notecite.store.base import Store
 from notecite.types import SearchFilter, Vault
 
@@ -109,3 +110,23 @@ class ScopeNotes:
         labels = [s.label for s in scopes if s.folder]
         total = sum(n for _, n in counted)
         return kept, Listing(scope_words(self._conditions, labels), total, tasks=True)
+
+    def dated(self, folders: Sequence[str], period: TimeRange, k: int) -> list[Candidate]:
+        """The first chunk of each of the ``k`` most recent notes of the request's scope
+        (its ``folders``, else each vault whole) dated within ``period``, newest first."""
+        rowids: list[int] = []
+        for scope in self.scopes(folders):
+            flt = SearchFilter(
+                vault_ids=(scope.vault.id,),
+                folders=(scope.folder,) if scope.folder else (),
+                since=period.since,
+                # the store's until is inclusive; the period's is not (a note of the next
+                # day is dated at its midnight)
+                until=period.until - timedelta(microseconds=1) if period.until else None,
+                frontmatter=self._conditions,
+            )
+            rowids.extend(r for r in self._store.recent_chunks(flt, k) if r not in rowids)
+        chunks = self._store.fetch_chunks(rowids)
+        found = [Candidate.unscored(chunks[r]) for r in rowids if r in chunks]
+        found.sort(key=lambda c: -(c.chunk.note_date or _NO_DATE).timestamp())
+        return found[:k]

@@ -48,6 +48,7 @@ from notecite.retrieve.searched_question import QuestionReader
 from notecite.retrieve.tasks import asks_for_open_tasks
 from notecite.retrieve.terms import query_terms
 from notecite.retrieve.timehints import TimeRange, parse_time_hint
+from notecite.retrieve.whole_note import asks_of_a_time, asks_of_the_whole
 from notecite.schemas.ask import AskRequest, AutoRagMode, DebugInfo
 from notecite.store.base import Store
 from notecite.types import Vault
@@ -57,6 +58,10 @@ RECENT_NOTES = "recent_notes"
 
 LISTING = "listing"
 """The strategy of a question that asks only for the notes of its scope: they are listed."""
+
+NOTES_OF_A_TIME = "notes_of_a_time"
+"""The strategy of a question that asks what the notes of a day or a time hold: the notes
+dated then are the context."""
 
 OPEN_TASKS = "open_tasks"
 """The strategy of a question that asks only for what is still to do: the open tasks are
@@ -103,9 +108,10 @@ class Retrieved:
     named: dict[str, str] = field(default_factory=dict)
     owners: Owners | None = None
     listing: Listing | None = None
-    newest: tuple[str, str] | None = None
-    """The newest note (vault, path) of the series the question asks for the latest of
-    (:mod:`notecite.retrieve.latest`), read first; None for any other question."""
+    whole_note: tuple[str, str] | None = None
+    """A note (vault, path) the question asks about as a whole, read first
+    (:mod:`notecite.retrieve.whole_note`): the newest of a series asked what it holds, the
+    one note of a day asked what happened; None for any other question."""
 
 
 logger = logging.getLogger(__name__)
@@ -314,6 +320,11 @@ class RetrievalStage:
             tasks = self._open_tasks(request.folders, scope_notes, debug)
             if tasks.kept:
                 return tasks
+        period = asks_of_a_time(request.question)
+        if period is not None:
+            dated = self._notes_of_a_time(request.folders, scope_notes, period, debug)
+            if dated.kept:
+                return dated
         if (written or request.folders) and asks_for_listing(request.question, written):
             return self._listing(request.folders, scope_notes, debug)
         query = self._embed_or_none(request.question, debug)
@@ -391,7 +402,13 @@ class RetrievalStage:
             )
             kept = named.kept
         found = self._finish(retrieval.candidates, kept, self._options.strategy, k, debug)
-        found.newest = newest
+        if newest is not None and kept and (kept[0].chunk.vault, kept[0].chunk.rel_path) == newest:
+            first = kept[0].chunk
+            if asks_of_the_whole(request.question, first.vault, first.rel_path, first.title):
+                found.whole_note = newest
+                debug.notes.append(
+                    "the question asks what the newest note holds as a whole: it is read whole"
+                )
         if self._settings.folder_ranking == "scores":
             rank_folders_by_scores(retrieval.candidates, debug)
         if kept:
@@ -631,6 +648,33 @@ class RetrievalStage:
         )
         found = self._finish(notes, notes, LISTING, len(notes), debug)
         found.listing = listing
+        return found
+
+    def _notes_of_a_time(
+        self,
+        folders: Sequence[str],
+        scope_notes: ScopeNotes,
+        period: TimeRange,
+        debug: DebugInfo,
+    ) -> Retrieved:
+        """The notes of the request's scope dated in ``period``, newest first (the first
+        chunk of each, at most ``ask.k_max``), for a question that asks what they hold; the
+        one note of such a time is read whole. None when no note is dated then (the question
+        is then searched)."""
+        try:
+            kept = scope_notes.dated(folders, period, self._settings.k_max)
+        except StoreError:
+            kept = []
+        found = self._finish(kept, kept, NOTES_OF_A_TIME, len(kept), debug)
+        if kept:
+            debug.notes.append(
+                f"the question asks what the notes of {period.phrase!r} hold: the "
+                f"{len(kept)} notes dated then are the context, newest first, and nothing "
+                "was searched"
+            )
+            notes = {(c.chunk.vault, c.chunk.rel_path) for c in kept}
+            if len(notes) == 1:
+                found.whole_note = notes.pop()
         return found
 
     def _open_tasks(

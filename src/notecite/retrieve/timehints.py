@@ -82,3 +82,45 @@ def _previous_month(today: datetime) -> tuple[datetime, datetime]:
     first = today.replace(day=1)
     last_month_end = first - timedelta(days=1)
     return _month_range(last_month_end.year, last_month_end.month)
+
+
+_ORDINAL = r"(\d{1,2})(?:st|nd|rd|th)?"
+_DAY_PATTERNS = (
+    # 2026-01-22
+    re.compile(r"\b(?P<year>\d{4})-(?P<month>\d{2})-(?P<day>\d{2})\b"),
+    # 22 January 2026, 22nd of Jan, the 22nd of January
+    re.compile(
+        rf"\b(?:the\s+)?{_ORDINAL.replace('(', '(?P<day>', 1)}\s+(?:of\s+)?"
+        rf"(?P<month>{_MONTH_RE})\.?(?:,?\s+(?P<year>\d{{4}}))?\b"
+    ),
+    # January 22, 2026; Jan 22nd
+    re.compile(
+        rf"\b(?P<month>{_MONTH_RE})\.?\s+{_ORDINAL.replace('(', '(?P<day>', 1)}"
+        rf"(?:,?\s+(?P<year>\d{{4}}))?\b"
+    ),
+)
+
+
+def parse_day(question: str, now: datetime | None = None) -> TimeRange | None:
+    """The first calendar day ``question`` names ("2026-01-22", "22 January", "Jan 22nd,
+    2026"), as the range of that day; a day named without its year is the last one on or
+    before ``now``. None when it names no day, or one no calendar has."""
+    now = now or datetime.now(UTC)
+    text = question.lower()
+    for pattern in _DAY_PATTERNS:
+        for match in pattern.finditer(text):
+            month = match.group("month")
+            number = int(month) if month.isdigit() else _MONTHS[month]
+            day = int(match.group("day"))
+            year = match.group("year")
+            try:
+                if year is not None:
+                    since = datetime(int(year), number, day, tzinfo=UTC)
+                else:
+                    since = datetime(now.year, number, day, tzinfo=UTC)
+                    if since > now:
+                        since = since.replace(year=now.year - 1)
+            except ValueError:
+                continue
+            return TimeRange(since, since + timedelta(days=1), match.group(0).strip())
+    return None
