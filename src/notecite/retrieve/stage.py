@@ -658,11 +658,11 @@ class RetrievalStage:
         debug: DebugInfo,
     ) -> Retrieved:
         """The notes of the request's scope dated in ``period``, newest first (the first
-        chunk of each, at most ``ask.k_max``), for a question that asks what they hold; the
+        chunk of each, at most ``ask.k_default``), for a question that asks what they hold; the
         one note of such a time is read whole. None when no note is dated then (the question
         is then searched)."""
         try:
-            kept = scope_notes.dated(folders, period, self._settings.k_max)
+            kept = scope_notes.dated(folders, period, self._settings.k_default)
         except StoreError:
             kept = []
         found = self._finish(kept, kept, NOTES_OF_A_TIME, len(kept), debug)
