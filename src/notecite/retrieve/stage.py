@@ -9,7 +9,8 @@ auto-RAG pass, and the fallback to the most recent notes when nothing can be sea
 The steps it takes in turn live in their own modules: the question as it is searched
 (:mod:`~notecite.retrieve.searched_question`), the folders searched
 (:mod:`~notecite.retrieve.folder_scopes`), the notes of a scope found without a search
-(:mod:`~notecite.retrieve.scope_notes`), the terms the notes mention
+(:mod:`~notecite.retrieve.scope_notes`: a listing, the open tasks, the notes of a day), the
+terms the notes mention
 (:mod:`~notecite.retrieve.mentions`) and the notes a question names by an alias
 (:mod:`~notecite.retrieve.alias_lookup`).
 """
