@@ -33,6 +33,7 @@ from notecite.generate.properties import shown_properties
 from notecite.ingest.frontmatter import frontmatter_end
 from notecite.retrieve.aliases import with_named
 from notecite.retrieve.frontmatter import no_matching_notes_answer
+from notecite.retrieve.implied import implied_terms
 from notecite.retrieve.retriever import Candidate
 from notecite.retrieve.salient import not_mentioned_answer, nothing_found_answer
 from notecite.retrieve.stage import Retrieved
@@ -349,6 +350,7 @@ class AskPipeline:
                 reading_threshold=threshold,
                 read_first=retrieved.read_first,
                 owners=retrieved.owners,
+                implied=implied_terms(asked),
             ),
             on_token,
             _prompt_builder(request, (), asked) if absent else None,

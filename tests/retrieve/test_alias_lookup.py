@@ -18,6 +18,8 @@ PEOPLE = {
         "My manager. VP Engineering. 1:1 every other Thursday.\n"
     ),
     "people/tomasz.md": "# Tomasz Brenner\n\nBackend engineer. Birthday **November 3**.\n",
+    "projects/pg16.md": "---\naliases: [PG16]\n---\n# Postgres 16 upgrade\n\nMove to 16.\n",
+    "meetings/pg16 kickoff.md": "# PG16 kickoff\n\nAttendees: me, Dana\n",
 }
 RUBEN = ("me", "people/ruben.md")
 
@@ -72,3 +74,25 @@ def test_a_question_that_asks_who_reads_the_alias_with_the_note_title(engine: En
 
     assert asked == {"my manager": "Ruben Castellanos"}
     assert told == {}
+
+
+def test_a_best_ranked_note_whose_own_name_holds_the_alias_stays_first(engine: Engine) -> None:
+    vaults = engine.vaults()
+    notes = ScopeNotes(engine.store, vaults, ())
+    lookup = AliasLookup(engine.store, vaults, notes)
+    chunks = first_chunks(engine)
+
+    kickoff = lookup.named_first(
+        "Who was at the PG16 kickoff?",
+        notes.scopes(()),
+        [],
+        [chunks["meetings/pg16 kickoff.md"]],
+        3,
+        DebugInfo(),
+    )
+    owner = lookup.named_first(
+        "Who owns PG16?", notes.scopes(()), [], [chunks["people/tomasz.md"]], 3, DebugInfo()
+    )
+
+    assert [c.chunk.rel_path for c in kickoff.kept] == ["meetings/pg16 kickoff.md"]
+    assert owner.kept[0].chunk.rel_path == "projects/pg16.md"

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from notecite import Engine
-from notecite.retrieve.aliases import named_notes, notes_named, with_named
+from notecite.retrieve.aliases import asks_who, carries_alias, named_notes, notes_named, with_named
 from notecite.schemas.ask import AskRequest
 from notecite.schemas.chat import ChatRequest
 from notecite.store.base import StoredChunk
@@ -52,6 +52,28 @@ def test_an_alias_two_notes_share_goes_to_the_better_ranked() -> None:
     assert named_notes("Who is the weekend sourdough?", [other, LOAF]) == {
         "weekend sourdough": "Sandwich loaf"
     }
+
+
+@pytest.mark.parametrize(
+    ("question", "asks"),
+    [
+        ("Who is my manager?", True),
+        ("Who's Tomek?", True),
+        ("who was the owner of PG16", True),
+        ("Who was at the PG16 kickoff?", False),  # who attended
+        ("Who is in the platform team?", False),
+        ("What is my manager's timezone?", False),
+    ],
+)
+def test_asks_who(question: str, asks: bool) -> None:
+    assert asks_who(question) is asks
+
+
+def test_a_note_whose_own_name_holds_the_alias_carries_it() -> None:
+    kickoff = "work/meetings/2026-03-12 pg16 upgrade kickoff.md"
+    assert carries_alias(["PG16"], kickoff, "PG16 upgrade kickoff")
+    assert not carries_alias(["my manager"], kickoff, "PG16 upgrade kickoff")
+    assert not carries_alias(["Loki migration"], "work/2026-04-08 platform sync.md", "")
 
 
 def test_a_short_alias_is_no_name() -> None:

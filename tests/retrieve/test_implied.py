@@ -1,4 +1,5 @@
-"""A question that asks what happens when the asker sets nothing is searched for the default."""
+"""A question that asks what happens when the asker sets nothing is searched for the default;
+one that asks who was at a meeting, for its attendees."""
 
 from __future__ import annotations
 
@@ -39,6 +40,43 @@ def test_a_question_about_what_is_left_unset_implies_default(question: str) -> N
 @pytest.mark.parametrize("question", ASKS_FOR_SOMETHING_ELSE)
 def test_other_questions_imply_nothing(question: str) -> None:
     assert implied_terms(question) == ()
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Who was at the PG16 kickoff?",
+        "who attended the Q2 retro",
+        "Who came to the last platform sync?",
+        "Who else was invited to the review?",
+    ],
+)
+def test_a_question_about_who_was_at_a_meeting_implies_attendees(question: str) -> None:
+    assert implied_terms(question) == ("attendees",)
+
+
+@pytest.mark.parametrize(
+    "question", ["Who is my manager?", "Who owns the PG16 upgrade?", "Who attended? Attendees?"]
+)
+def test_other_who_questions_imply_no_attendees(question: str) -> None:
+    assert "attendees" not in implied_terms(question)
+
+
+MEETING = {
+    "meetings/kickoff.md": (
+        "# PG16 upgrade kickoff\n\nAttendees: me, Dana, Tomasz\n\n"
+        "Context: the cluster is on Postgres 14 and the kickoff picks a way to upgrade it.\n\n"
+        "## Decisions\n- The kickoff picked logical replication.\n"
+    ),
+}
+
+
+def test_the_attendees_line_reaches_the_model(notecite_engines: EngineFactory) -> None:
+    llm = ScriptedLLM("Dana and Tomasz were there [N1].")
+    engine = notecite_engines(vaults={"me": MEETING}, llm=llm, ask={"auto_rag": "off"})
+    engine.ask(AskRequest(question="Who was at the PG16 upgrade kickoff?"))
+    prompt = "\n".join(m.content for m in llm.answer_calls[-1].messages)
+    assert "Attendees: me, Dana, Tomasz" in prompt
 
 
 NOTES = {

@@ -44,6 +44,7 @@ from notecite.pipeline import (
 )
 from notecite.retrieve.aliases import with_named
 from notecite.retrieve.frontmatter import no_matching_notes_answer
+from notecite.retrieve.implied import implied_terms
 from notecite.retrieve.retriever import Candidate
 from notecite.retrieve.salient import not_mentioned_answer, nothing_found_answer
 from notecite.retrieve.stage import Retrieved
@@ -321,6 +322,7 @@ class ChatService:
                 reading_threshold=reading_threshold(self._ask, read_first),
                 read_first=read_first,
                 owners=owners,
+                implied=implied_terms(query),
             ),
             on_token,
             _prompt_builder(request, query, history, settings, ()) if absent else None,

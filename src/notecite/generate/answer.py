@@ -85,6 +85,9 @@ class AnswerSettings:
     grounded: bool = True  # the answer must cite the notes (False: plain chat)
     grounder: Grounder | None = None  # checks each claim against a line of the notes
     focus: str | None = None  # what evidence lines are chosen by (default: the question)
+    implied: tuple[str, ...] = ()
+    """Words the question means without saying them (:mod:`notecite.retrieve.implied`:
+    "default", "attendees"), weighed in the choice of evidence lines after its own."""
     quote_unsupported: bool = True
     """When no claim of the written answer is supported, abstain with the sentences of the
     sources that share the most words with the question, quoted and cited
@@ -220,9 +223,8 @@ def answer_with_citations(
     whether the notes hold what the question asks for (:func:`_read_check`); with
     ``settings.read_first``, before it writes, and it writes nothing on a no.
     """
-    sources, members = context_sources(
-        pieces, settings.budget, count_tokens, settings.focus or question
-    )
+    chosen_by = " ".join([settings.focus or question, *settings.implied])
+    sources, members = context_sources(pieces, settings.budget, count_tokens, chosen_by)
     tokens = sum(count_tokens([s.text for s in sources])) if sources else 0
     context = _Context(sources, members, tokens)
     if settings.read_first and settings.reading_threshold is not None and settings.grounded:

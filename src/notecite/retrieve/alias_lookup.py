@@ -19,6 +19,7 @@ from notecite.retrieve.aliases import (
     ALIAS_KEYS,
     asks_who,
     best_of_notes,
+    carries_alias,
     named_notes,
     notes_named,
     said_aliases,
@@ -99,6 +100,9 @@ class AliasLookup:
                 + "): only that note's lines support the answer"
             )
         if not notes or (kept and (kept[0].chunk.vault, kept[0].chunk.rel_path) in notes):
+            return AliasNamed(kept, naming.notes, owners)
+        if kept and carries_alias(said, kept[0].chunk.rel_path, kept[0].chunk.title):
+            # "Who was at the PG16 kickoff?": the best-ranked note bears the name too
             return AliasNamed(kept, naming.notes, owners)
         ahead = best_of_notes(notes, candidates, chunks)
         shown = ", ".join(f"{c.chunk.vault}/{c.chunk.rel_path}" for c in ahead)

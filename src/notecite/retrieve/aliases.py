@@ -43,7 +43,11 @@ MIN_ALIAS_CHARS = 3
 """An alias shorter than this is too likely a word of any question."""
 
 _WORD = re.compile(r"\w+")
-_WHO_IS = re.compile(r"^\W*who(?:'s|\s+(?:is|are|was|were)\b)", re.IGNORECASE)
+# "Who is my manager?", "Who's Tomek?"; not "Who was at the kickoff?" (who attended)
+_WHO_IS = re.compile(
+    r"^\W*who(?:'s|\s+(?:is|are|was|were)\b)(?!\s+(?:at|in|on|there|present|invited)\b)",
+    re.IGNORECASE,
+)
 
 
 def _words(text: str) -> set[str]:
@@ -64,6 +68,14 @@ def _claimed(question: str, alias: str, spans: list[tuple[int, int]]) -> re.Matc
         return None
     spans.append(found.span())
     return found
+
+
+def carries_alias(said: Sequence[str], rel_path: str, title: str) -> bool:
+    """Does a note's own name (its path or title) hold one of the aliases ``said``, word for
+    word ("PG16" in "2026-03-12 pg16 upgrade kickoff")? Then the question may well be about
+    that note, which only shares the name ("Who was at the PG16 kickoff?")."""
+    named = _words(f"{rel_path} {title}")
+    return any(_words(alias) and _words(alias) <= named for alias in said)
 
 
 def asks_who(question: str) -> bool:

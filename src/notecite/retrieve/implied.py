@@ -65,10 +65,25 @@ def _asks_default(question: str) -> bool:
     )
 
 
+# "Who was at the kickoff?", "who attended the retro", "who came to the sync": the note's
+# line says "Attendees: me, Dana, Tomasz"
+_ASKS_ATTENDEES = re.compile(
+    r"\bwho\s+(?:was|were|is|are|will\s+be)\s+(?:at|in|present\s+at|there)\b"
+    r"|\bwho\s+(?:attended|came\s+to|joined|went\s+to|showed\s+up)\b"
+    r"|\bwho\s+(?:else\s+)?(?:was|were)\s+(?:invited|there)\b",
+    re.IGNORECASE,
+)
+_SAYS_ATTENDEES = re.compile(r"\b(?:attendees|participants)\b", re.IGNORECASE)
+
+
 def implied_terms(question: str) -> tuple[str, ...]:
-    """The words ``question`` means without saying them: ("default",) when it asks what
+    """The words ``question`` means without saying them: "default" when it asks what
     happens when the asker sets nothing ("if I never say ...", "unless I raise it",
-    "without me setting anything up", "leave its settings alone"), else ()."""
-    if _SAYS_DEFAULT.search(question) or not _asks_default(question):
-        return ()
-    return ("default",)
+    "without me setting anything up", "leave its settings alone"), "attendees" when it asks
+    who was at a meeting ("Who was at the kickoff?", "who came to the retro")."""
+    implied: list[str] = []
+    if not _SAYS_DEFAULT.search(question) and _asks_default(question):
+        implied.append("default")
+    if not _SAYS_ATTENDEES.search(question) and _ASKS_ATTENDEES.search(question):
+        implied.append("attendees")
+    return tuple(implied)
