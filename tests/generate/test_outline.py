@@ -77,3 +77,11 @@ def test_requests_to_summarize(question: str) -> None:
 )
 def test_questions_about_summaries_are_not_requests(question: str) -> None:
     assert not asks_for_summary(question)
+
+
+def test_a_long_note_is_outlined_from_its_first_lines() -> None:
+    lines = [f"## Part {n}\nLine {n} of the note." for n in range(5000)]
+    note = "\n".join(lines).split("\n")
+    kept = outline(note, 40, _words)
+    assert kept[:2] == ["## Part 0", "Line 0 of the note."]
+    assert sum(len(line.split()) for line in kept) <= 40

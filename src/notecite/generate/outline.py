@@ -37,6 +37,10 @@ _ASKS_SUMMARY = re.compile(
 DEPTH = 4
 """The most lines under one heading an outline keeps (its first, then the next in turn)."""
 
+LINES_READ = 600
+"""The lines of a note an outline is chosen from (its first ones that are shown): a budget
+of a few hundred tokens holds far fewer, and a long note is not read line by line."""
+
 
 def asks_for_summary(question: str) -> bool:
     """Whether ``question`` asks, in so many words, for a summary of what it names."""
@@ -44,16 +48,16 @@ def asks_for_summary(question: str) -> bool:
 
 
 def outline(lines: Sequence[str], tokens: int, count_tokens: TokenCounter) -> list[str]:
-    """The outline of a note's ``lines`` within ``tokens``: its headings with the first
-    line under each (and the note's first line before any heading), then the second line
-    under each heading, and so on up to :data:`DEPTH`, in the note's order, a gap mark
-    where lines were left out. Blank lines, markup and code are never kept."""
+    """The outline of a note's ``lines`` within ``tokens``: its headings each with the first
+    line under it (and the note's first line before any heading), then the second line
+    under each heading, and so on up to :data:`DEPTH` lines, in the note's order, a gap
+    mark where lines were left out. Blank lines, markup and code are never kept."""
     roles = code_roles(lines)
     shown = [
         n
         for n, line in enumerate(lines)
         if line.strip() and not is_markup(line) and roles[n] not in ("open", "code", "close")
-    ]
+    ][:LINES_READ]
     sections: list[list[int]] = [[]]
     for n in shown:
         if lines[n].lstrip().startswith("#"):
@@ -61,13 +65,16 @@ def outline(lines: Sequence[str], tokens: int, count_tokens: TokenCounter) -> li
         else:
             sections[-1].append(n)
     keep: set[int] = set()
-    for depth in range(DEPTH + 1):
+    for depth in range(DEPTH):
+        grew = False
         for section in sections:
             heading = bool(section) and lines[section[0]].lstrip().startswith("#")
-            wanted = section[: depth + 1] if heading else section[:depth]
+            wanted = section[: depth + 2] if heading else section[: depth + 1]
             trial = keep | set(wanted)
             if trial != keep and count_tokens(["\n".join(_render(lines, trial))])[0] <= tokens:
-                keep = trial
+                keep, grew = trial, True
+        if not grew and depth > 0:
+            break  # nothing more fits, or nothing is left
     return _render(lines, keep)
 
 
