@@ -39,6 +39,10 @@ NOW = datetime(2026, 11, 30, 12, tzinfo=UTC)
         ("notes from Jan 22nd, 2024", (2024, 1, 22)),
         ("What did I write on the 2nd of March?", (2026, 3, 2)),
         ("What happened on December 6?", (2025, 12, 6)),  # not yet this year: last year's
+        ("What did I do last Tuesday?", (2026, 11, 24)),  # NOW is Monday 30 November
+        ("What did I write on Monday?", (2026, 11, 23)),  # the last one before today
+        ("What happened on Thursday 22 January?", (2026, 1, 22)),  # the date, not the day
+        ("What do I do every Tuesday?", None),
         ("What is due on 31 February?", None),
         ("Which release came out in May 2022?", None),
         ("What changed in version 2.3?", None),

@@ -101,12 +101,19 @@ _DAY_PATTERNS = (
 )
 
 
+_WEEKDAYS = [name.lower() for name in calendar.day_name]
+# "last Tuesday", "on Tuesday", "this past Friday" (not "every Tuesday", "next Tuesday")
+_WEEKDAY = re.compile(rf"\b(?:last|on|this\s+past)\s+({'|'.join(_WEEKDAYS)})\b")
+
+
 def parse_day(question: str, now: datetime | None = None) -> TimeRange | None:
     """The first calendar day ``question`` names ("2026-01-22", "22 January", "Jan 22nd,
-    2026"), as the range of that day; a day named without its year is the last one on or
-    before ``now``. None when it names no day, or one no calendar has."""
+    2026", "last Tuesday"), as the range of that day; a day named without its year is the
+    last one on or before ``now``, a weekday the last one before today. None when it names
+    no day, or one no calendar has."""
     now = now or datetime.now(UTC)
     text = question.lower()
+    weekday = _WEEKDAY.search(text)
     for pattern in _DAY_PATTERNS:
         for match in pattern.finditer(text):
             month = match.group("month")
@@ -123,4 +130,9 @@ def parse_day(question: str, now: datetime | None = None) -> TimeRange | None:
             except ValueError:
                 continue
             return TimeRange(since, since + timedelta(days=1), match.group(0).strip())
+    if weekday is not None:
+        today = _day(now)
+        back = (today.weekday() - _WEEKDAYS.index(weekday.group(1))) % 7 or 7
+        since = today - timedelta(days=back)
+        return TimeRange(since, since + timedelta(days=1), weekday.group(0))
     return None
