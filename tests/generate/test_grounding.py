@@ -125,6 +125,36 @@ def test_a_number_written_with_its_unit_holds_the_number() -> None:
     assert [c.status for c in wrong.claims] == ["unsupported"]
 
 
+def test_a_claim_about_what_a_person_said_needs_a_source_that_names_them() -> None:
+    """ "What did Dana say about retention?" answered with the points Ines made at a meeting
+    Dana was not at: a claim that restates Dana needs a source that names her."""
+    review = ContextSource(
+        "N1",
+        "work",
+        "meetings/retention review.md",
+        "# Retention review > ## Ines's points",
+        "Attendees: me, Leila, Ines\n- Longer retention is fine within 30-day deletions.",
+    )
+    sync = ContextSource(
+        "N2", "work", "meetings/sync.md", "# Sync", "- Dana: keep 30 days of raw events."
+    )
+    question = "What did Dana say about retention?"
+    wrong = Grounder().ground(
+        "Dana said longer retention is fine within 30-day deletions [N1].", (review, sync), question
+    )
+    assert [c.status for c in wrong.claims] == ["unsupported"]
+    right = Grounder().ground(
+        "Dana said to keep 30 days of raw events [N2].", (review, sync), question
+    )
+    assert [c.status for c in right.claims] == ["supported"]
+    ines = Grounder().ground(
+        "Longer retention is fine within 30-day deletions [N1].",
+        (review, sync),
+        "According to Ines, is longer retention fine?",
+    )
+    assert [c.status for c in ines.claims] == ["supported"]
+
+
 def test_a_claim_about_a_name_the_question_owns_needs_a_source_that_names_it() -> None:
     """ "Dana's birthday" answered from Leila's note: the line holds "Birthday June 30", but
     not Dana, whom the question asks about. A source that names her (in its text, title or

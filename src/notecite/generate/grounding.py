@@ -972,6 +972,13 @@ class Grounder:
 
 # A name written as an owner in a question ("Dana's birthday", also with a curly apostrophe).
 _OWNER = re.compile(r"\b([A-Z][a-z]+)['\u2019]s\b")
+# A name the question asks what they said ("What did Dana say about retention?", "according
+# to Ines"): a claim that restates it says something of it too.
+_SPEAKER = re.compile(
+    r"\b(?:did|does|do|has|had|would|will)\s+([A-Z][a-z]+)\s+(?:say|think|suggest|propose|"
+    r"want|recommend|mention|ask|decide|write|feel|agree|argue|report|promise)\b"
+    r"|\b[Aa]ccording\s+to\s+([A-Z][a-z]+)\b"
+)
 # Words a sentence may start with before "'s" that name no one: a time ("Today's note"), a
 # pronoun ("Everyone's tasks"), "Let's".
 _NO_OWNERS = frozenset(
@@ -981,11 +988,14 @@ _NO_OWNERS = frozenset(
 
 
 def _owners(question: str) -> set[str]:
-    """The terms of the names ``question`` writes as owners ("Dana's birthday": dana). A
-    claim that restates one says something of it, and a line of a source that never names
-    it cannot say that (Leila's note's "Birthday June 30" is not Dana's birthday): the
-    question's terms are otherwise left out of a claim's score."""
-    names = (n.lower() for n in _OWNER.findall(question))
+    """The terms of the names ``question`` writes as owners ("Dana's birthday": dana) or
+    asks what they said ("What did Dana say about retention?": dana). A claim that restates
+    one says something of it, and a line of a source that never names it cannot say that
+    (Leila's note's "Birthday June 30" is not Dana's birthday; Ines's points at a meeting
+    Dana was not at are not what Dana said): the question's terms are otherwise left out of
+    a claim's score."""
+    said = [a or b for a, b in _SPEAKER.findall(question)]
+    names = (n.lower() for n in [*_OWNER.findall(question), *said])
     return {root(name) for name in names if name not in _NO_OWNERS}
 
 
