@@ -143,6 +143,12 @@ def test_a_claim_about_what_a_person_said_needs_a_source_that_names_them() -> No
         "Dana said longer retention is fine within 30-day deletions [N1].", (review, sync), question
     )
     assert [c.status for c in wrong.claims] == ["unsupported"]
+    # the claim leaves the name out, and no source it stands on names Dana: it cannot stand
+    unnamed = Grounder().ground(
+        "Longer retention is fine within 30-day deletions [N1].", (review, sync), question
+    )
+    assert [c.status for c in unnamed.claims] == ["unsupported"]
+    assert unnamed.text == ""
     right = Grounder().ground(
         "Dana said to keep 30 days of raw events [N2].", (review, sync), question
     )

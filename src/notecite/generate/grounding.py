@@ -831,6 +831,15 @@ class Grounder:
                         best[cid] = SupportLine(cid, text, line, round(score, 4))
                         asked[cid] = len(question_terms & held[cid][index])
             grounded.append(self._verdict(claim, best, _cited_after(claims, number), asked))
+        speakers = _speakers(question)
+        if speakers and not any(
+            item.support is not None and speakers <= named[item.support.cid]
+            for item in grounded
+            if item.status != "unsupported"
+        ):
+            # "What did Dana say?" answered only from sources that never name Dana: none of
+            # it says what she said, though a claim may leave her name out
+            grounded = [replace(item, status="unsupported") for item in grounded]
         return self._assemble(_release_named(grounded, by_cid, question), shown_paths(sources))
 
     def _cosines(
@@ -994,9 +1003,15 @@ def _owners(question: str) -> set[str]:
     (Leila's note's "Birthday June 30" is not Dana's birthday; Ines's points at a meeting
     Dana was not at are not what Dana said): the question's terms are otherwise left out of
     a claim's score."""
-    said = [a or b for a, b in _SPEAKER.findall(question)]
-    names = (n.lower() for n in [*_OWNER.findall(question), *said])
-    return {root(name) for name in names if name not in _NO_OWNERS}
+    names = (n.lower() for n in _OWNER.findall(question))
+    return {root(name) for name in names if name not in _NO_OWNERS} | _speakers(question)
+
+
+def _speakers(question: str) -> set[str]:
+    """The terms of the names ``question`` asks what they said ("What did Dana say about
+    retention?", "according to Ines"): the answer is what they said, so a source that never
+    names them cannot hold any of it."""
+    return {root((a or b).lower()) for a, b in _SPEAKER.findall(question)}
 
 
 def _rank(cid: str) -> int:
