@@ -647,9 +647,7 @@ class RetrievalStage:
             f"the question asks only for the notes {listing.scope}: they are listed, newest "
             "first, and nothing was searched"
         )
-        found = self._finish(notes, notes, LISTING, len(notes), debug)
-        found.listing = listing
-        return found
+        return self._listed(notes, listing, LISTING, debug)
 
     def _notes_of_a_time(
         self,
@@ -693,7 +691,14 @@ class RetrievalStage:
                 f"the question asks only for the open tasks {listing.scope}: their unchecked "
                 "items and TODO lines are listed, newest notes first, and nothing was searched"
             )
-        found = self._finish(kept, kept, OPEN_TASKS, len(kept), debug)
+        return self._listed(kept, listing, OPEN_TASKS, debug)
+
+    def _listed(
+        self, kept: list[Candidate], listing: Listing | None, strategy: str, debug: DebugInfo
+    ) -> Retrieved:
+        """What was found for a listing: ``kept`` as the candidates and the context, with
+        ``listing`` saying what the answer lists."""
+        found = self._finish(kept, kept, strategy, len(kept), debug)
         found.listing = listing
         return found
 
