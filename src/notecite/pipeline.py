@@ -11,6 +11,7 @@ import logging
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from pathlib import PurePosixPath
 
 from notecite.config import AskSettings, GenerationSettings
 from notecite.embed.base import Embedder
@@ -31,6 +32,7 @@ from notecite.generate.outline import asks_for_summary, outline
 from notecite.generate.prompts import answer_messages
 from notecite.generate.properties import shown_properties
 from notecite.ingest.frontmatter import frontmatter_end
+from notecite.ingest.parse import MARKDOWN_EXT
 from notecite.retrieve.aliases import with_named
 from notecite.retrieve.frontmatter import no_matching_notes_answer
 from notecite.retrieve.implied import implied_terms
@@ -145,6 +147,10 @@ SUMMARY_SHARE = 0.75
 """The share of the evidence budget a note's outline may take, for a request to summarize
 it (its properties are shown above it)."""
 
+OUTLINED = frozenset({*MARKDOWN_EXT, ".txt"})
+"""The notes read whole as their outline: those whose file is its text (an HTML page's or a
+PDF's file is not; their chunks stay the context)."""
+
 
 def summary_context(
     question: str,
@@ -163,6 +169,8 @@ def summary_context(
     if not kept or note_lines is None:
         return list(kept), budget
     best = kept[0].chunk
+    if PurePosixPath(best.rel_path).suffix.lower() not in OUTLINED:
+        return list(kept), budget
     if whole_note != (best.vault, best.rel_path) and not asks_for_summary(question):
         return list(kept), budget
     lines = note_lines(best.vault, best.rel_path)

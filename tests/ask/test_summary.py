@@ -137,3 +137,18 @@ def test_a_day_no_note_is_dated_is_searched(days: Engine) -> None:
     response = days.ask(AskRequest(question="What did I do on 3 March 2026?", debug=True))
     assert response.debug is not None
     assert response.debug.strategy != "notes_of_a_time"
+
+
+def test_a_page_whose_file_is_not_its_text_keeps_its_chunks(
+    notecite_engines: EngineFactory, llm: ScriptedLLM
+) -> None:
+    page = (
+        "<html><head><title>Apollo project</title></head><body><h1>Apollo project</h1>"
+        "<p>The Apollo project moves the billing cluster.</p></body></html>"
+    )
+    engine = notecite_engines(vaults={"me": {"apollo.html": page}}, llm=llm)
+    engine.ask(AskRequest(question="Summarize the Apollo project"))
+    prompt = _prompt(llm)
+    assert "The Apollo project moves the billing cluster." in prompt
+    assert "<html>" not in prompt
+    assert "<p>" not in prompt
