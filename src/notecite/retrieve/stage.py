@@ -319,12 +319,12 @@ class RetrievalStage:
         written = [c.source for c in self._conditions]
         if asks_for_open_tasks(request.question, written):
             tasks = self._open_tasks(request.folders, scope_notes, debug)
-            if tasks.kept:
+            if tasks is not None:
                 return tasks
         period = asks_of_a_time(request.question)
         if period is not None:
             dated = self._notes_of_a_time(request.folders, scope_notes, period, debug)
-            if dated.kept:
+            if dated is not None:
                 return dated
         if (written or request.folders) and asks_for_listing(request.question, written):
             return self._listing(request.folders, scope_notes, debug)
@@ -655,7 +655,7 @@ class RetrievalStage:
         scope_notes: ScopeNotes,
         period: TimeRange,
         debug: DebugInfo,
-    ) -> Retrieved:
+    ) -> Retrieved | None:
         """The notes of the request's scope dated in ``period``, newest first (the first
         chunk of each, at most ``ask.k_default``), for a question that asks what they hold; the
         one note of such a time is read whole. None when no note is dated then (the question
@@ -663,38 +663,39 @@ class RetrievalStage:
         try:
             kept = scope_notes.dated(folders, period, self._settings.k_default)
         except StoreError:
-            kept = []
+            return None
+        if not kept:
+            return None
+        debug.notes.append(
+            f"the question asks what the notes of {period.phrase!r} hold: the {len(kept)} "
+            "notes dated then are the context, newest first, and nothing was searched"
+        )
         found = self._finish(kept, kept, NOTES_OF_A_TIME, len(kept), debug)
-        if kept:
-            debug.notes.append(
-                f"the question asks what the notes of {period.phrase!r} hold: the "
-                f"{len(kept)} notes dated then are the context, newest first, and nothing "
-                "was searched"
-            )
-            notes = {(c.chunk.vault, c.chunk.rel_path) for c in kept}
-            if len(notes) == 1:
-                found.whole_note = notes.pop()
+        notes = {(c.chunk.vault, c.chunk.rel_path) for c in kept}
+        if len(notes) == 1:
+            found.whole_note = notes.pop()
         return found
 
     def _open_tasks(
         self, folders: Sequence[str], scope_notes: ScopeNotes, debug: DebugInfo
-    ) -> Retrieved:
+    ) -> Retrieved | None:
         """The chunks holding the open tasks of the request's scope (its filters and
-        ``folders``), newest notes first, for a question that asks for nothing else; none
+        ``folders``), newest notes first, for a question that asks for nothing else; None
         when the scope holds no open task (the question is then searched)."""
         try:
             kept, listing = scope_notes.open_tasks(folders)
         except StoreError:
-            kept, listing = [], None
-        if kept and listing is not None:
-            debug.notes.append(
-                f"the question asks only for the open tasks {listing.scope}: their unchecked "
-                "items and TODO lines are listed, newest notes first, and nothing was searched"
-            )
+            return None
+        if not kept:
+            return None
+        debug.notes.append(
+            f"the question asks only for the open tasks {listing.scope}: their unchecked "
+            "items and TODO lines are listed, newest notes first, and nothing was searched"
+        )
         return self._listed(kept, listing, OPEN_TASKS, debug)
 
     def _listed(
-        self, kept: list[Candidate], listing: Listing | None, strategy: str, debug: DebugInfo
+        self, kept: list[Candidate], listing: Listing, strategy: str, debug: DebugInfo
     ) -> Retrieved:
         """What was found for a listing: ``kept`` as the candidates and the context, with
         ``listing`` saying what the answer lists."""
