@@ -105,6 +105,28 @@ def test_chat_lists_open_tasks_with_citations(engine: Engine, llm: ScriptedLLM) 
     assert llm.answer_calls == []
 
 
+def test_the_open_tasks_of_a_person(notecite_engines: EngineFactory, llm: ScriptedLLM) -> None:
+    meeting = _note(
+        "meeting",
+        "2026-05-06",
+        "Platform sync",
+        "## Action items\n- [ ] @leila send the clause\n- [ ] @dana Loki for 3 services\n"
+        "- [x] @dana book the room",
+    )
+    engine = notecite_engines(vaults={"me": {"sync.md": meeting}}, llm=llm)
+
+    response = engine.ask(AskRequest(question="What are Dana's open action items?"))
+
+    assert response.answer.splitlines() == [
+        "1 open task for Dana:",
+        "- @dana Loki for 3 services (Platform sync) [N1]",
+    ]
+    assert [r.quote for r in response.references] == ["- [ ] @dana Loki for 3 services"]
+    nobody = engine.ask(AskRequest(question="What are Ruben's open todos?", debug=True))
+    assert nobody.debug is not None
+    assert nobody.debug.strategy != "open_tasks"  # none of them names Ruben: searched
+
+
 def test_a_scope_with_no_open_task_is_searched(engine: Engine, llm: ScriptedLLM) -> None:
     response = engine.ask(AskRequest(question="What are my open todos?", folders=["me/recipes"]))
     assert response.debug is None or response.debug.strategy != "open_tasks"
@@ -128,6 +150,8 @@ def test_more_tasks_than_shown_are_counted() -> None:
         "What are my tasks?",
         "What TODOs do I have?",
         "todo",
+        "What are Dana's open action items?",
+        "Open todos for @tomasz",
     ],
 )
 def test_questions_that_ask_for_open_tasks(question: str) -> None:
@@ -144,6 +168,7 @@ def test_questions_that_ask_for_open_tasks(question: str) -> None:
         "Which tasks are done?",
         "What are the open issues?",
         "What open todos mention the boiler?",
+        "What is Dendron's task note?",
     ],
 )
 def test_questions_that_stay_searches(question: str) -> None:

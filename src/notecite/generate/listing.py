@@ -20,7 +20,7 @@ from notecite.generate.base import ContextSource
 from notecite.generate.context import ContextPiece
 from notecite.generate.grounding import SupportLine
 from notecite.retrieve.listing import Listing
-from notecite.retrieve.tasks import TASKS_LISTED_AT_MOST, open_tasks
+from notecite.retrieve.tasks import TASKS_LISTED_AT_MOST, mentions, open_tasks
 
 GIST_CHARS = 100
 """The longest line of a note a listing shows beside its name."""
@@ -129,10 +129,15 @@ def tasks_text(tasks: Sequence[tuple[str, str]], scope: str, total: int) -> str:
 
 
 def tasks_answer(
-    pieces: Sequence[ContextPiece], scope: str, total: int, at_most: int
+    pieces: Sequence[ContextPiece],
+    scope: str,
+    total: int,
+    at_most: int,
+    owners: Sequence[str] = (),
 ) -> CitedAnswer:
     """The open tasks of ``pieces`` (chunks, newest notes first; the scope holds ``total``
-    tasks in all), at most ``at_most``, each a source of its own cited at its line."""
+    tasks in all) that name one of ``owners`` (any, when empty), at most ``at_most``, each
+    a source of its own cited at its line."""
     sources: list[ContextSource] = []
     members: dict[str, list[int]] = {}
     support: dict[str, SupportLine] = {}
@@ -140,6 +145,8 @@ def tasks_answer(
     for piece in pieces:
         lines = piece.text.split("\n")
         for task in open_tasks(piece.text):
+            if not mentions(task.text, owners):
+                continue
             if len(sources) == at_most:
                 break
             cid = f"N{len(sources) + 1}"
@@ -172,5 +179,7 @@ def listed_answer(pieces: Sequence[ContextPiece], listing: Listing) -> CitedAnsw
     """The answer ``listing`` asks for: the open tasks of ``pieces``, or the notes they
     stand for."""
     if listing.tasks:
-        return tasks_answer(pieces, listing.scope, listing.total, TASKS_LISTED_AT_MOST)
+        return tasks_answer(
+            pieces, listing.scope, listing.total, TASKS_LISTED_AT_MOST, listing.owners
+        )
     return listing_answer(pieces, listing.scope, listing.total)

@@ -45,11 +45,14 @@ class Listing:
             :data:`LISTED_AT_MOST`), or with ``tasks``, how many open tasks.
         tasks: the question asks for the open tasks of the scope
             (:mod:`notecite.retrieve.tasks`), not its notes.
+        owners: the people whose tasks it asks for ("Dana's open action items"): a task
+            listed names one of them; any task when empty.
     """
 
     scope: str
     total: int
     tasks: bool = False
+    owners: tuple[str, ...] = ()
 
 
 def asks_for_listing(question: str, filters: Sequence[str] = ()) -> bool:

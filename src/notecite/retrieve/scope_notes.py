@@ -22,6 +22,7 @@ from notecite.retrieve.tasks import (
     TASK_CHUNKS_AT_MOST,
     TASK_MARKS,
     TASKS_LISTED_AT_MOST,
+    mentions,
     open_tasks,
 )
 from notecite.retrieve.timehints import TimeRange
@@ -82,10 +83,13 @@ class ScopeNotes:
         labels = [s.label for s in scopes if s.folder]
         return notes, Listing(scope_words(self._conditions, labels), total)
 
-    def open_tasks(self, folders: Sequence[str]) -> tuple[list[Candidate], Listing]:
+    def open_tasks(
+        self, folders: Sequence[str], owners: Sequence[str] = ()
+    ) -> tuple[list[Candidate], Listing]:
         """The chunks holding the first :data:`~notecite.retrieve.tasks.TASKS_LISTED_AT_MOST`
-        open tasks of the request's scope (its ``folders``, else each vault whole), newest
-        notes first, and the scope in words with how many open tasks it holds."""
+        open tasks of the request's scope (its ``folders``, else each vault whole; only those
+        that name one of ``owners``, when it gives any), newest notes first, and the scope in
+        words with how many such tasks it holds."""
         scopes = self.scopes(folders)
         rowids: list[int] = []
         for scope in scopes:
@@ -97,7 +101,11 @@ class ScopeNotes:
             held = self._store.chunks_holding(TASK_MARKS, flt, TASK_CHUNKS_AT_MOST)
             rowids.extend(r for r in held if r not in rowids)
         chunks = self._store.fetch_chunks(rowids)
-        counted = [(chunks[r], len(open_tasks(chunks[r].text))) for r in rowids if r in chunks]
+        counted = [
+            (chunks[r], sum(mentions(t.text, owners) for t in open_tasks(chunks[r].text)))
+            for r in rowids
+            if r in chunks
+        ]
         counted = [(chunk, n) for chunk, n in counted if n]
         counted.sort(key=lambda item: -(item[0].note_date or _NO_DATE).timestamp())
         kept: list[Candidate] = []
@@ -109,7 +117,10 @@ class ScopeNotes:
             listed += n
         labels = [s.label for s in scopes if s.folder]
         total = sum(n for _, n in counted)
-        return kept, Listing(scope_words(self._conditions, labels), total, tasks=True)
+        said = scope_words(self._conditions, labels)
+        if owners:
+            said = " ".join([f"for {' and '.join(name.title() for name in owners)}", said])
+        return kept, Listing(said.strip(), total, tasks=True, owners=tuple(owners))
 
     def dated(self, folders: Sequence[str], period: TimeRange, k: int) -> list[Candidate]:
         """The first chunk of each of the ``k`` most recent notes of the request's scope

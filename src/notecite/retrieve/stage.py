@@ -46,7 +46,7 @@ from notecite.retrieve.retriever import Candidate, Retrieval, RetrievalOptions, 
 from notecite.retrieve.salient import MissingTerms
 from notecite.retrieve.scope_notes import ScopeNotes
 from notecite.retrieve.searched_question import QuestionReader
-from notecite.retrieve.tasks import asks_for_open_tasks
+from notecite.retrieve.tasks import asks_for_open_tasks, task_owners
 from notecite.retrieve.terms import query_terms
 from notecite.retrieve.timehints import TimeRange, parse_time_hint
 from notecite.retrieve.whole_note import asks_of_a_time, asks_of_the_whole
@@ -318,7 +318,8 @@ class RetrievalStage:
         scope_notes = ScopeNotes(self._store, self._vaults, self._conditions)
         written = [c.source for c in self._conditions]
         if asks_for_open_tasks(request.question, written):
-            tasks = self._open_tasks(request.folders, scope_notes, debug)
+            owners = task_owners(request.question)
+            tasks = self._open_tasks(request.folders, owners, scope_notes, debug)
             if tasks is not None:
                 return tasks
         period = asks_of_a_time(request.question)
@@ -677,13 +678,18 @@ class RetrievalStage:
         return found
 
     def _open_tasks(
-        self, folders: Sequence[str], scope_notes: ScopeNotes, debug: DebugInfo
+        self,
+        folders: Sequence[str],
+        owners: Sequence[str],
+        scope_notes: ScopeNotes,
+        debug: DebugInfo,
     ) -> Retrieved | None:
         """The chunks holding the open tasks of the request's scope (its filters and
-        ``folders``), newest notes first, for a question that asks for nothing else; None
-        when the scope holds no open task (the question is then searched)."""
+        ``folders``; those naming one of ``owners`` when it gives any), newest notes first,
+        for a question that asks for nothing else; None when the scope holds no such task
+        (the question is then searched)."""
         try:
-            kept, listing = scope_notes.open_tasks(folders)
+            kept, listing = scope_notes.open_tasks(folders, owners)
         except StoreError:
             return None
         if not kept:

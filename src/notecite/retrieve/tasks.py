@@ -61,13 +61,40 @@ class OpenTask:
     text: str
 
 
+# "Dana's open action items", "todos for @dana": whose tasks the question asks for
+_OWNER = re.compile(r"\b([A-Z][a-z]+)['\u2019]s\b|(?<![\w@])@(\w+)")
+
+
+# Words before "'s" that name no one ("What's", "Today's", "Everyone's")
+_NO_OWNERS = frozenset(
+    {"today", "tomorrow", "yesterday", "tonight", "week", "month", "year", "let"}
+    | {"everyone", "everybody", "anyone", "anybody", "someone", "somebody", "nobody"}
+)
+
+
+def task_owners(question: str) -> tuple[str, ...]:
+    """The people ``question`` asks the tasks of ("Dana's", "@dana"), in lower case."""
+    names = ((a or b).lower() for a, b in _OWNER.findall(question))
+    return tuple(dict.fromkeys(n for n in names if n not in STOPWORDS and n not in _NO_OWNERS))
+
+
+def mentions(text: str, owners: Sequence[str]) -> bool:
+    """Does a task's ``text`` name one of ``owners`` ("@dana", "Dana", "dana's")? Any task
+    does when ``owners`` is empty."""
+    return not owners or any(
+        re.search(rf"(?<!\w)@?{re.escape(owner)}\b", text, re.IGNORECASE) for owner in owners
+    )
+
+
 def asks_for_open_tasks(question: str, filters: Sequence[str] = ()) -> bool:
     """Whether ``question`` asks for nothing but the open tasks (of the scope its ``filters``
-    and folders give): it names them ("todos", "to-do list", "action items", or "tasks"
-    with a word such as "open", "left", "unfinished", or as "my tasks"), and holds no other
-    word than stopwords and the words of such a question."""
+    and folders give, of the people it names as their owners: :func:`task_owners`): it
+    names them ("todos", "to-do list", "action items", or "tasks" with a word such as
+    "open", "left", "unfinished", or as "my tasks"), and holds no other word than stopwords
+    and the words of such a question."""
     for written in filters:
         question = question.replace(written, " ")
+    question = _OWNER.sub(" ", question)
     text = _TODO.sub(" todo ", question.lower().replace("\u2019", "'"))
     words = _WORD.findall(text)
     said = [w for w in words if w not in STOPWORDS]
