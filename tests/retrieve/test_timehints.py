@@ -7,6 +7,8 @@ from datetime import UTC, datetime
 import pytest
 
 from notecite.retrieve.timehints import parse_time_hint
+from notecite.schemas.ask import AskRequest
+from notecite.testing import EngineFactory, ScriptedLLM
 
 NOW = datetime(2026, 11, 22, 15, 30, tzinfo=UTC)
 
@@ -43,3 +45,21 @@ def test_time_hints(question: str, since: datetime | None, until: datetime | Non
 )
 def test_no_hint_means_no_date_filter(question: str) -> None:
     assert parse_time_hint(question, NOW) is None
+
+
+def test_a_note_dated_at_the_next_months_midnight_is_not_in_the_month(
+    notecite_engines: EngineFactory,
+) -> None:
+    notes = {
+        "garden/march.md": "---\ndate: 2026-03-15\n---\n# Garden\n\nSowed the garden beans.\n",
+        "garden/april.md": "---\ndate: 2026-04-01\n---\n# Garden\n\nSowed the garden peas.\n",
+    }
+    engine = notecite_engines(
+        vaults={"me": notes}, llm=ScriptedLLM("Beans [N1]."), ask={"auto_rag": "off"}
+    )
+    response = engine.ask(
+        AskRequest(question="What did I sow in the garden in March 2026?", debug=True)
+    )
+    assert response.debug is not None
+    found = {c.rel_path for c in response.debug.retrieved_chunks}
+    assert found == {"garden/march.md"}

@@ -179,7 +179,7 @@ class Retriever:
                 vault_ids=(scope.vault.id,),
                 folders=(scope.folder,) if scope.folder else (),
                 since=time_range.since if time_range else None,
-                until=time_range.until if time_range else None,
+                until=time_range.last_moment if time_range else None,
                 frontmatter=self._conditions,
             )
             try:

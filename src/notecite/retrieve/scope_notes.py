@@ -12,7 +12,7 @@ chunks holding the scope's open tasks (:mod:`notecite.retrieve.tasks`).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 
 from notecite.filters import Condition
 from notecite.retrieve.folders import Scope, resolve_user_folder
@@ -131,9 +131,7 @@ class ScopeNotes:
                 vault_ids=(scope.vault.id,),
                 folders=(scope.folder,) if scope.folder else (),
                 since=period.since,
-                # the store's until is inclusive; the period's is not (a note of the next
-                # day is dated at its midnight)
-                until=period.until - timedelta(microseconds=1) if period.until else None,
+                until=period.last_moment,
                 frontmatter=self._conditions,
             )
             rowids.extend(r for r in self._store.recent_chunks(flt, k) if r not in rowids)

@@ -24,6 +24,12 @@ class TimeRange:
     until: datetime | None
     phrase: str
 
+    @property
+    def last_moment(self) -> datetime | None:
+        """The last moment inside the range (the store's ``until`` is inclusive: a note of
+        the next day or month is dated at its midnight, ``until`` itself)."""
+        return self.until - timedelta(microseconds=1) if self.until else None
+
 
 def _day(moment: datetime) -> datetime:
     return moment.replace(hour=0, minute=0, second=0, microsecond=0)
