@@ -55,7 +55,7 @@ from notecite.generate.markup import (
 from notecite.generate.prompts import header_section, shown_paths
 from notecite.generate.reading import asks_yes_or_no
 from notecite.retrieve.releases import asks_when_released, is_release_note
-from notecite.retrieve.terms import STOPWORDS, stem
+from notecite.retrieve.terms import STOPWORDS, possessive_names, stem
 
 Embed = Callable[[Sequence[str]], np.ndarray]
 Status = Literal["supported", "recited", "unsupported", "neutral"]
@@ -979,20 +979,12 @@ class Grounder:
         return Grounding(_join(kept), tuple(grounded), tuple(dict.fromkeys(cited)), support)
 
 
-# A name written as an owner in a question ("Dana's birthday", also with a curly apostrophe).
-_OWNER = re.compile(r"\b([A-Z][a-z]+)['\u2019]s\b")
 # A name the question asks what they said ("What did Dana say about retention?", "according
 # to Ines"): a claim that restates it says something of it too.
 _SPEAKER = re.compile(
     r"\b(?:did|does|do|has|had|would|will)\s+([A-Z][a-z]+)\s+(?:say|think|suggest|propose|"
     r"want|recommend|mention|ask|decide|write|feel|agree|argue|report|promise)\b"
     r"|\b[Aa]ccording\s+to\s+([A-Z][a-z]+)\b"
-)
-# Words a sentence may start with before "'s" that name no one: a time ("Today's note"), a
-# pronoun ("Everyone's tasks"), "Let's".
-_NO_OWNERS = frozenset(
-    {"today", "tomorrow", "yesterday", "tonight", "week", "month", "year", "let", "one"}
-    | {"everyone", "everybody", "anyone", "anybody", "someone", "somebody", "nobody", "other"}
 )
 
 
@@ -1003,8 +995,7 @@ def _owners(question: str) -> set[str]:
     (Leila's note's "Birthday June 30" is not Dana's birthday; Ines's points at a meeting
     Dana was not at are not what Dana said): the question's terms are otherwise left out of
     a claim's score."""
-    names = (n.lower() for n in _OWNER.findall(question))
-    return {root(name) for name in names if name not in _NO_OWNERS} | _speakers(question)
+    return {root(name) for name in possessive_names(question)} | _speakers(question)
 
 
 def _speakers(question: str) -> set[str]:

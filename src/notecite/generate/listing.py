@@ -20,7 +20,7 @@ from notecite.generate.base import ContextSource
 from notecite.generate.context import ContextPiece
 from notecite.generate.grounding import SupportLine
 from notecite.retrieve.listing import Listing
-from notecite.retrieve.tasks import TASKS_LISTED_AT_MOST, mentions, open_tasks
+from notecite.retrieve.tasks import TASKS_LISTED_AT_MOST, mentions_owner, open_tasks
 
 GIST_CHARS = 100
 """The longest line of a note a listing shows beside its name."""
@@ -145,7 +145,7 @@ def tasks_answer(
     for piece in pieces:
         lines = piece.text.split("\n")
         for task in open_tasks(piece.text):
-            if not mentions(task.text, owners):
+            if not mentions_owner(task.text, owners):
                 continue
             if len(sources) == at_most:
                 break

@@ -22,7 +22,7 @@ from notecite.retrieve.tasks import (
     TASK_CHUNKS_AT_MOST,
     TASK_MARKS,
     TASKS_LISTED_AT_MOST,
-    mentions,
+    mentions_owner,
     open_tasks,
 )
 from notecite.retrieve.timehints import TimeRange
@@ -102,7 +102,7 @@ class ScopeNotes:
             rowids.extend(r for r in held if r not in rowids)
         chunks = self._store.fetch_chunks(rowids)
         counted = [
-            (chunks[r], sum(mentions(t.text, owners) for t in open_tasks(chunks[r].text)))
+            (chunks[r], sum(mentions_owner(t.text, owners) for t in open_tasks(chunks[r].text)))
             for r in rowids
             if r in chunks
         ]

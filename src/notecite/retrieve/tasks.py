@@ -16,7 +16,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from notecite.retrieve.terms import STOPWORDS
+from notecite.retrieve.terms import POSSESSIVE_NAME, STOPWORDS, names_someone
 
 TASKS_LISTED_AT_MOST = 20
 """The open tasks an answer names; it says how many more the scope holds."""
@@ -62,23 +62,16 @@ class OpenTask:
 
 
 # "Dana's open action items", "todos for @dana": whose tasks the question asks for
-_OWNER = re.compile(r"\b([A-Z][a-z]+)['\u2019]s\b|(?<![\w@])@(\w+)")
-
-
-# Words before "'s" that name no one ("What's", "Today's", "Everyone's")
-_NO_OWNERS = frozenset(
-    {"today", "tomorrow", "yesterday", "tonight", "week", "month", "year", "let"}
-    | {"everyone", "everybody", "anyone", "anybody", "someone", "somebody", "nobody"}
-)
+_OWNER = re.compile(rf"{POSSESSIVE_NAME.pattern}|(?<![\w@])@(\w+)")
 
 
 def task_owners(question: str) -> tuple[str, ...]:
     """The people ``question`` asks the tasks of ("Dana's", "@dana"), in lower case."""
     names = ((a or b).lower() for a, b in _OWNER.findall(question))
-    return tuple(dict.fromkeys(n for n in names if n not in STOPWORDS and n not in _NO_OWNERS))
+    return tuple(dict.fromkeys(n for n in names if names_someone(n)))
 
 
-def mentions(text: str, owners: Sequence[str]) -> bool:
+def mentions_owner(text: str, owners: Sequence[str]) -> bool:
     """Does a task's ``text`` name one of ``owners`` ("@dana", "Dana", "dana's")? Any task
     does when ``owners`` is empty."""
     return not owners or any(

@@ -23,6 +23,28 @@ yours yourself yourselves tell know please notes note
 STOPWORDS = frozenset(_STOPWORD_TEXT.split())
 
 
+# A name written as an owner: "Dana's birthday" (also with a curly apostrophe).
+POSSESSIVE_NAME = re.compile(r"\b([A-Z][a-z]+)['\u2019]s\b")
+# Words written before "'s" that name no one: a time ("Today's note"), a pronoun
+# ("Everyone's tasks"), "Let's"; and any stopword ("What's", "That's").
+_NO_ONE = frozenset(
+    {"today", "tomorrow", "yesterday", "tonight", "week", "month", "year", "let", "one"}
+    | {"everyone", "everybody", "anyone", "anybody", "someone", "somebody", "nobody"}
+)
+
+
+def names_someone(word: str) -> bool:
+    """Could ``word`` (lower case), written before "'s", be someone's name?"""
+    return word not in STOPWORDS and word not in _NO_ONE
+
+
+def possessive_names(text: str) -> list[str]:
+    """The names ``text`` writes as owners ("Dana's birthday": dana), in lower case and in
+    order; not "What's", "Today's", "Everyone's"."""
+    names = (name.lower() for name in POSSESSIVE_NAME.findall(text))
+    return [name for name in names if names_someone(name)]
+
+
 def tokenize(text: str) -> list[str]:
     """Lowercased word tokens."""
     return _WORD.findall(text.lower())
