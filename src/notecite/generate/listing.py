@@ -31,11 +31,6 @@ _LINK = re.compile(r"\[([^\]]+)\]\([^)]*\)")
 _MARKER = re.compile(r"\[N\d+\]")  # a citation marker a note writes is no citation here
 
 
-def _plain(text: str) -> str:
-    """``text`` without citation markers, its spaces made single."""
-    return " ".join(_MARKER.sub(" ", text).split())
-
-
 def _name(piece: ContextPiece) -> str:
     """The note's title, or its file name without the extension."""
     return " ".join(piece.title.split()) or PurePosixPath(piece.rel_path).stem
@@ -88,20 +83,24 @@ def listing_text(notes: Sequence[tuple[str, str]], scope: str, total: int) -> st
     return "\n".join([f"{head}:", *lines])
 
 
+def _source(cid: str, piece: ContextPiece, text: str, line_start: int) -> ContextSource:
+    """``piece``'s note as source ``cid``, showing ``text`` from ``line_start``."""
+    return ContextSource(
+        cid=cid,
+        vault=piece.vault,
+        rel_path=piece.rel_path,
+        heading_path=piece.heading_path,
+        text=text,
+        line_start=line_start,
+        title=piece.title,
+    )
+
+
 def listing_answer(pieces: Sequence[ContextPiece], scope: str, total: int) -> CitedAnswer:
     """The listing of the notes ``pieces`` stand for (one piece a note, newest first; the
     scope holds ``total`` notes in all) as an answer citing each of them."""
     sources = tuple(
-        ContextSource(
-            cid=f"N{i}",
-            vault=p.vault,
-            rel_path=p.rel_path,
-            heading_path=p.heading_path,
-            text=p.text,
-            line_start=p.line_start,
-            title=p.title,
-        )
-        for i, p in enumerate(pieces, start=1)
+        _source(f"N{i}", p, p.text, p.line_start) for i, p in enumerate(pieces, start=1)
     )
     return CitedAnswer(
         text=listing_text(
@@ -151,17 +150,7 @@ def tasks_answer(
                 break
             cid = f"N{len(sources) + 1}"
             line = piece.line_start + task.index if piece.line_start else 0
-            sources.append(
-                ContextSource(
-                    cid=cid,
-                    vault=piece.vault,
-                    rel_path=piece.rel_path,
-                    heading_path=piece.heading_path,
-                    text=lines[task.index],
-                    line_start=line,
-                    title=piece.title,
-                )
-            )
+            sources.append(_source(cid, piece, lines[task.index], line))
             members[cid] = [piece.index]
             support[cid] = SupportLine(cid, lines[task.index].strip(), line, 1.0)
             listed.append((_cut(plain_line(task.text)), _name(piece)))

@@ -52,16 +52,31 @@ class ScopeNotes:
         scopes = [Scope(v, f, 1.0) for v, f in dict.fromkeys(pairs)]
         return scopes or [Scope(v, "", 1.0) for v in self._vaults]
 
-    def first_chunks(self, scopes: Sequence[Scope], limit: int, *extra: Condition) -> list[int]:
+    def _filter(
+        self, scope: Scope, extra: Sequence[Condition] = (), period: TimeRange | None = None
+    ) -> SearchFilter:
+        """The notes of ``scope`` that meet the request's conditions and ``extra``, dated
+        within ``period`` when one is given."""
+        return SearchFilter(
+            vault_ids=(scope.vault.id,),
+            folders=(scope.folder,) if scope.folder else (),
+            since=period.since if period else None,
+            until=period.last_moment if period else None,
+            frontmatter=(*self._conditions, *extra),
+        )
+
+    def first_chunks(
+        self,
+        scopes: Sequence[Scope],
+        limit: int,
+        *extra: Condition,
+        period: TimeRange | None = None,
+    ) -> list[int]:
         """The first chunk of each of the ``limit`` most recent notes of each scope that meet
-        the ``extra`` conditions too."""
+        the ``extra`` conditions too (and are dated within ``period``, when one is given)."""
         rowids: list[int] = []
         for scope in scopes:
-            flt = SearchFilter(
-                vault_ids=(scope.vault.id,),
-                folders=(scope.folder,) if scope.folder else (),
-                frontmatter=(*self._conditions, *extra),
-            )
+            flt = self._filter(scope, extra, period)
             rowids.extend(r for r in self._store.recent_chunks(flt, limit) if r not in rowids)
         return rowids
 
@@ -93,12 +108,7 @@ class ScopeNotes:
         scopes = self.scopes(folders)
         rowids: list[int] = []
         for scope in scopes:
-            flt = SearchFilter(
-                vault_ids=(scope.vault.id,),
-                folders=(scope.folder,) if scope.folder else (),
-                frontmatter=self._conditions,
-            )
-            held = self._store.chunks_holding(TASK_MARKS, flt, TASK_CHUNKS_AT_MOST)
+            held = self._store.chunks_holding(TASK_MARKS, self._filter(scope), TASK_CHUNKS_AT_MOST)
             rowids.extend(r for r in held if r not in rowids)
         chunks = self._store.fetch_chunks(rowids)
         counted = [
@@ -125,16 +135,7 @@ class ScopeNotes:
     def dated(self, folders: Sequence[str], period: TimeRange, k: int) -> list[Candidate]:
         """The first chunk of each of the ``k`` most recent notes of the request's scope
         (its ``folders``, else each vault whole) dated within ``period``, newest first."""
-        rowids: list[int] = []
-        for scope in self.scopes(folders):
-            flt = SearchFilter(
-                vault_ids=(scope.vault.id,),
-                folders=(scope.folder,) if scope.folder else (),
-                since=period.since,
-                until=period.last_moment,
-                frontmatter=self._conditions,
-            )
-            rowids.extend(r for r in self._store.recent_chunks(flt, k) if r not in rowids)
+        rowids = self.first_chunks(self.scopes(folders), k, period=period)
         chunks = self._store.fetch_chunks(rowids)
         found = [Candidate.unscored(chunks[r]) for r in rowids if r in chunks]
         found.sort(key=lambda c: -(c.chunk.note_date or _NO_DATE).timestamp())
