@@ -7,6 +7,12 @@ from pathlib import Path
 from notecite import Engine
 from notecite.testing import write_files
 
+
+def dated_note(tags: str, date: str, title: str, body: str) -> str:
+    """A note with ``tags`` and ``date`` in its frontmatter, titled by its heading."""
+    return f"---\ntags: [{tags}]\ndate: {date}\n---\n# {title}\n\n{body}\n"
+
+
 WORK_VAULT = {
     "projects/work/apollo.md": (
         "# Apollo\n\n"

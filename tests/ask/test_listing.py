@@ -12,27 +12,25 @@ from notecite.retrieve.listing import LISTED_AT_MOST, asks_for_listing, scope_wo
 from notecite.schemas.ask import AskRequest
 from notecite.schemas.chat import ChatRequest
 from notecite.testing import EngineFactory, ScriptedLLM
-
-
-def _note(tags: str, date: str, title: str, body: str) -> str:
-    return f"---\ntags: [{tags}]\ndate: {date}\n---\n# {title}\n\n{body}\n"
-
+from tests.ask.notes import dated_note
 
 NOTES = {
-    "reading/slow-bread.md": _note(
+    "reading/slow-bread.md": dated_note(
         "book, baking", "2026-01-30", "Slow Bread", "About fermentation time as an ingredient."
     ),
-    "daily/2026-01-17.md": _note(
+    "daily/2026-01-17.md": dated_note(
         "daily, baking",
         "2026-01-17",
         "Saturday 17 January",
         "- [x] Bake the [[sourdough-loaf|country loaf]] with **9 g** salt.",
     ),
-    "recipes/cookies.md": _note(
+    "recipes/cookies.md": dated_note(
         "recipe, baking", "2025-12-01", "Ginger cookies", "Chewy ones. Makes about 24."
     ),
-    "recipes/dal.md": _note("recipe", "2025-11-02", "Red lentil dal", "Freezes well for a month."),
-    "work/kafka.md": _note(
+    "recipes/dal.md": dated_note(
+        "recipe", "2025-11-02", "Red lentil dal", "Freezes well for a month."
+    ),
+    "work/kafka.md": dated_note(
         "sre", "2026-02-02", "Kafka runbook", "Restart the Kafka brokers one at a time."
     ),
 }
@@ -126,7 +124,9 @@ def test_a_long_listing_names_the_newest_and_counts_them_all(
     notecite_engines: EngineFactory,
 ) -> None:
     many = {
-        f"daily/2026-03-{day:02d}.md": _note("daily", f"2026-03-{day:02d}", f"Day {day}", "Ran.")
+        f"daily/2026-03-{day:02d}.md": dated_note(
+            "daily", f"2026-03-{day:02d}", f"Day {day}", "Ran."
+        )
         for day in range(1, 21)
     }
     engine = notecite_engines(vaults={"me": many}, llm=ScriptedLLM("unused"))

@@ -12,34 +12,32 @@ from notecite.retrieve.tasks import TASKS_LISTED_AT_MOST, asks_for_open_tasks, o
 from notecite.schemas.ask import AskRequest
 from notecite.schemas.chat import ChatRequest
 from notecite.testing import EngineFactory, ScriptedLLM
-
-
-def _note(tags: str, date: str, title: str, body: str) -> str:
-    return f"---\ntags: [{tags}]\ndate: {date}\n---\n# {title}\n\n{body}\n"
-
+from tests.ask.notes import dated_note
 
 NOTES = {
-    "daily/2026-01-22.md": _note(
+    "daily/2026-01-22.md": dated_note(
         "daily, house",
         "2026-01-22",
         "Thursday 22 January",
         "Boiler service today.\n\n- [x] Work from home\n- [ ] Move the spare key back under "
         "the blue pot\n\nIntervals in the evening.",
     ),
-    "daily/2026-03-19.md": _note(
+    "daily/2026-03-19.md": dated_note(
         "daily, garden",
         "2026-03-19",
         "Thursday 19 March",
         "- [ ] Buy seed potatoes before Easter, see [[garden-calendar|the calendar]]\n"
         "- [x] Mow the lawn",
     ),
-    "work/pg16.md": _note(
+    "work/pg16.md": dated_note(
         "project",
         "2026-02-10",
         "Postgres 16 upgrade",
         "## Next\nTODO: rename the backup stanza\n\n## Example\n```markdown\n- [ ] not a task\n```",
     ),
-    "recipes/dal.md": _note("recipe", "2025-11-02", "Red lentil dal", "Freezes well for a month."),
+    "recipes/dal.md": dated_note(
+        "recipe", "2025-11-02", "Red lentil dal", "Freezes well for a month."
+    ),
 }
 
 
@@ -106,7 +104,7 @@ def test_chat_lists_open_tasks_with_citations(engine: Engine, llm: ScriptedLLM) 
 
 
 def test_the_open_tasks_of_a_person(notecite_engines: EngineFactory, llm: ScriptedLLM) -> None:
-    meeting = _note(
+    meeting = dated_note(
         "meeting",
         "2026-05-06",
         "Platform sync",

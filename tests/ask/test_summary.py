@@ -9,6 +9,7 @@ from notecite import Engine
 from notecite.schemas.ask import AskRequest
 from notecite.schemas.chat import ChatRequest
 from notecite.testing import EngineFactory, ScriptedLLM
+from tests.ask.notes import dated_note
 
 APOLLO = (
     "---\ntags: [project]\nstatus: done\n---\n# Apollo project\n\n"
@@ -101,18 +102,17 @@ def test_a_question_about_the_latest_of_a_series_as_a_whole_reads_it_whole(
     assert "Loki shipping" not in _prompt(llm)  # its own lines: the action items
 
 
-def _day(date: str, title: str, body: str) -> str:
-    return f"---\ndate: {date}\ntags: [daily]\n---\n# {title}\n\n{body}\n"
-
-
 DAYS = {
-    "daily/2026-01-21.md": _day("2026-01-21", "Wednesday 21 January", "Dentist at 9."),
-    "daily/2026-01-22.md": _day(
+    "daily/2026-01-21.md": dated_note(
+        "daily", "2026-01-21", "Wednesday 21 January", "Dentist at 9."
+    ),
+    "daily/2026-01-22.md": dated_note(
+        "daily",
         "2026-01-22",
         "Thursday 22 January",
         "Boiler service today.\n\n## Evening\nIntervals: 6 x 800 m.",
     ),
-    "daily/2026-01-23.md": _day("2026-01-23", "Friday 23 January", "Rest day."),
+    "daily/2026-01-23.md": dated_note("daily", "2026-01-23", "Friday 23 January", "Rest day."),
 }
 
 
