@@ -308,7 +308,7 @@ def select_evidence(
         keep: set[int] = set()
         cost = 0
         if number == 0 and whole_first:
-            whole = {line.position for line in lines if line.shown or line.text == GAP}
+            whole = {line.position for line in lines if line.shown}
             keep, cost = _priced(lines, whole, count_tokens)
             if cost > max_tokens:
                 keep, cost = set(), 0
