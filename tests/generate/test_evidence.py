@@ -334,3 +334,39 @@ def test_a_plain_word_of_the_question_in_a_value_does_not_show_the_property() ->
         [with_properties(book, 1)], "Which novel did I not finish, and where?", 200, words
     )
     assert "status: finished" not in chosen.lines
+
+
+ROASTING = [
+    "- Out of the fridge 1 h before.",
+    "- Stuff with a halved lemon, half a head of garlic, a big bunch of thyme.",
+    "- Rub 30 g soft butter under the breast skin.",
+    "- Salt the skin well.",
+    "- **220°C for 20 min**, then down to **190°C for 50 min**.",
+    "- Rest under foil while the gravy is made.",
+]
+
+
+def test_a_block_with_no_matching_line_keeps_the_lines_holding_the_kind_of_value_asked_for() -> (
+    None
+):
+    first = block(RELEASE)
+    other = block(ROASTING, "chicken.md")
+    chosen = select_evidence(
+        [first, other], "publish workflow: what oven temperatures and timings?", 200, words
+    )
+    assert "- **220°C for 20 min**, then down to **190°C for 50 min**." in chosen[1].lines
+    # without a kind asked for, the block opens as before
+    (_, opening) = select_evidence([block(RELEASE), block(ROASTING, "c.md")], "publish", 200, words)
+    assert opening.lines == ROASTING[:3]
+
+
+def test_the_kind_of_value_asked_for_does_not_outweigh_a_question_word() -> None:
+    lines = [
+        "Booked the flights on 3 Feb.",
+        "The flights leave on Thu 16 Apr at 07:10.",
+        "Lunch on Friday in Belém.",
+        "Dinner on Saturday in Alfama.",
+    ]
+    (scored,) = score_lines([block(lines)], "What day did I book the flights?")
+    by_text = {line.text: line.score for line in scored}
+    assert by_text["Lunch on Friday in Belém."] == 0.0  # a day, but no word of the question
