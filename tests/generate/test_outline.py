@@ -85,3 +85,23 @@ def test_a_long_note_is_outlined_from_its_first_lines() -> None:
     kept = outline(note, 40, _words)
     assert kept[:2] == ["## Part 0", "Line 0 of the note."]
     assert sum(len(line.split()) for line in kept) <= 40
+
+
+def test_a_tag_at_a_line_start_is_not_a_heading() -> None:
+    note = [
+        "# Saturday",
+        "#house boiler pressure low again.",
+        "Topped it up to 1.5.",
+        "Called Priya about the valve.",
+        "## Garden",
+        "Planted the garlic.",
+    ]
+    # the tag line is the first line under "# Saturday", not a section of its own: with
+    # room for each section's first line, the second line under "# Saturday" is left out
+    assert outline(note, 14, _words) == [
+        "# Saturday",
+        "#house boiler pressure low again.",
+        GAP,
+        "## Garden",
+        "Planted the garlic.",
+    ]

@@ -63,6 +63,12 @@ def is_markup_or_link(line: str) -> bool:
     return is_markup(line) or bool(_BARE_LINK.match(line.strip()))
 
 
+def is_heading(line: str) -> bool:
+    """``line`` is a markdown heading ("## Hotel"), not a tag at a line's start ("#house
+    today": a heading's marks are followed by a space)."""
+    return _HEADING.match(line.strip()) is not None
+
+
 def names_section(line: str, heading_path: str) -> bool:
     """``line`` is a heading whose text is one of ``heading_path``'s headings (the source
     header already shows it)."""

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 
 from notecite.generate.context import TokenCounter
 from notecite.generate.evidence import GAP
-from notecite.generate.markup import code_roles, is_markup
+from notecite.generate.markup import code_roles, is_heading, is_markup
 
 _ASKS_SUMMARY = re.compile(
     r"^\s*(?:(?:please|can you|could you|would you|pls)[\s,]+)?(?:"
@@ -60,7 +60,7 @@ def outline(lines: Sequence[str], tokens: int, count_tokens: TokenCounter) -> li
     ][:LINES_READ]
     sections: list[list[int]] = [[]]
     for n in shown:
-        if lines[n].lstrip().startswith("#"):
+        if is_heading(lines[n]):
             sections.append([n])
         else:
             sections[-1].append(n)
@@ -68,7 +68,7 @@ def outline(lines: Sequence[str], tokens: int, count_tokens: TokenCounter) -> li
     for depth in range(DEPTH):
         grew = False
         for section in sections:
-            heading = bool(section) and lines[section[0]].lstrip().startswith("#")
+            heading = bool(section) and is_heading(lines[section[0]])
             wanted = section[: depth + 2] if heading else section[: depth + 1]
             trial = keep | set(wanted)
             if trial != keep and count_tokens(["\n".join(_render(lines, trial))])[0] <= tokens:
