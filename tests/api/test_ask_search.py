@@ -52,6 +52,14 @@ async def test_search_returns_scored_chunks(indexed: httpx.AsyncClient) -> None:
     assert {"score", "score_vector", "score_bm25", "heading_path", "chunk_id"} <= set(results[0])
 
 
+async def test_a_blank_search_query_is_a_422(client: httpx.AsyncClient) -> None:
+    for query in (" ", "\n\n", "\t "):
+        message = assert_error(
+            await client.post("/search", json={"query": query}), 422, "ValidationError"
+        )
+        assert "blank" in message
+
+
 async def test_a_question_over_2000_characters_is_a_422(client: httpx.AsyncClient) -> None:
     message = assert_error(
         await client.post("/ask", json={"question": "why " * 501}), 422, "ValidationError"

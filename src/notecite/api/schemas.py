@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from notecite.schemas.ask import MAX_QUESTION_CHARS, ErrorInfo
 from notecite.schemas.chat import MAX_TITLE_CHARS, ChatSession, SessionSettingsPatch
@@ -46,6 +46,13 @@ class SearchRequest(_Body):
     filters: list[str] = Field(
         default_factory=list, max_length=20, description="frontmatter filters, all must hold"
     )
+
+    @field_validator("query")
+    @classmethod
+    def _holds_words(cls, query: str) -> str:
+        if not query.strip():
+            raise ValueError("the query is blank: write what to look for")
+        return query
 
 
 class SearchHit(BaseModel):
