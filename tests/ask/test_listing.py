@@ -76,6 +76,9 @@ def test_a_tag_question_lists_the_tagged_notes_newest_first(
         "How many notes are tagged #baking?",
         "#baking",
         "show me everything tagged #baking",
+        "Which notes are tagged baking?",
+        "Show me my notes tagged with baking",
+        "What notes have the tag baking?",
     ],
 )
 def test_other_ways_to_ask_for_the_tagged_notes(engine: Engine, question: str) -> None:

@@ -85,3 +85,23 @@ def test_a_tag_no_note_carries_stays_text() -> None:
     found = extract_inline(question, known_tag=lambda tag: tag == "atlas")
     assert found.question == "How do I rename #todo to #tasks, only in notes?"
     assert [c.source for c in found.conditions] == ["#atlas"]
+
+
+def test_a_tag_written_as_a_word_after_tagged_is_a_tag_some_note_carries() -> None:
+    def known(tag: str) -> bool:
+        return tag in ("recipe", "travel")
+
+    for question, tag in (
+        ("Which notes are tagged recipe?", "recipe"),
+        ("Which notes are tagged recipes?", "recipe"),  # the tag a plural names
+        ("notes tagged with travel about Lisbon", "travel"),
+        ("What notes with the tag 'travel' mention Lisbon?", "travel"),
+    ):
+        found = extract_inline(question, known_tag=known)
+        assert [(c.key, c.op, c.values, c.source) for c in found.conditions] == [
+            ("tags", Op.PREFIX, (tag,), f"#{tag}")
+        ], question
+        assert tag not in found.question.lower()
+    # a word no note carries as a tag, or no tag lookup at all, stays text
+    assert extract_inline("notes tagged love", known_tag=known).conditions == ()
+    assert extract_inline("Which notes are tagged recipe?").conditions == ()

@@ -18,6 +18,13 @@ from notecite.filters.parse import parse_filter
 
 # A tag starts with a letter and follows a space (``C#`` and ``#1`` are not tags).
 _TAG = re.compile(r"(?<!\S)#([^\W\d_][\w/\-]*)")
+# A tag written as a word after the words that say it is one: "notes tagged recipe", "tagged
+# with travel", "with the tag sre". Read as a tag only where some note carries it.
+_TAG_WORD = re.compile(
+    r"\b(?:tagged(?:\s+(?:with|as))?|with\s+(?:the\s+)?tags?|(?:carry|carries|carrying|has|"
+    r"have|having)\s+the\s+tags?)\s+[\"'\u201c\u2018]?(?P<tag>[^\W\d_][\w/\-]*)[\"'\u201d\u2019]?",
+    re.IGNORECASE,
+)
 _HAS = re.compile(r"(?<!\S)(-|!)?has:([^\W\d][\w.\-]*)")
 # ``key:value``: the key starts with a letter, the value neither with '/' (a URL) nor with a
 # space; trailing punctuation belongs to the sentence.
@@ -43,7 +50,9 @@ def extract_inline(
     known_key: Callable[[str], bool] | None = None,
     known_tag: Callable[[str], bool] | None = None,
 ) -> InlineFilters:
-    """Cut ``#tag``, ``key:value``, ``has:key`` and ``key>=date`` out of ``question``.
+    """Cut ``#tag``, ``key:value``, ``has:key`` and ``key>=date`` out of ``question``, and a
+    tag written as a word after "tagged", "tagged with" or "with the tag" ("notes tagged
+    recipe", or "recipes" where the tag is ``recipe``) where ``known_tag`` knows it.
 
     ``known_key`` (when given) says whether any note has a key: a ``key:value`` pair whose
     key none has stays in the text ("ratio 3:1", "re:budget" are words, not filters).
@@ -58,6 +67,18 @@ def extract_inline(
         if known_tag is not None and not known_tag(value):
             return match[0]
         found.append((match.start(), Condition("tags", Op.PREFIX, (value,), source=match[0])))
+        return " "
+
+    def tag_word(match: re.Match[str]) -> str:
+        if known_tag is None:
+            return match[0]
+        word = normalise_text("tags", match.group("tag")).rstrip("/")
+        known = [v for v in (word, word.removesuffix("s")) if v and known_tag(v)]
+        if not known:
+            return match[0]
+        found.append(
+            (match.start(), Condition("tags", Op.PREFIX, (known[0],), source=f"#{known[0]}"))
+        )
         return " "
 
     def has(match: re.Match[str]) -> str:
@@ -79,6 +100,7 @@ def extract_inline(
         return " "
 
     text = _TAG.sub(tag, question)
+    text = _TAG_WORD.sub(tag_word, text)
     text = _HAS.sub(has, text)
     text = _DATE.sub(date, text)
     text = _PAIR.sub(pair, text)
