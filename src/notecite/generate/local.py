@@ -153,7 +153,8 @@ class LocalLLM:
                     if text:
                         pieces.put(str(text))
                         written.append(str(text))
-                        if "\n" in text and loop_start("".join(written)) is not None:
+                        ends = any(mark in text for mark in "\n.!?")
+                        if ends and loop_start("".join(written)) is not None:
                             # caught in a loop: nothing after this is new (generate/loops.py)
                             return True
             if time.monotonic() > deadline:
