@@ -44,7 +44,8 @@ _EMBED_BATCH = 64
 # text for the same bytes (a link read another way, markup left out). A note's stored hash
 # carries it, so a note indexed under another value is parsed again on the next run even
 # though its file did not change; chunk texts that come out the same keep their vectors.
-PARSE_VERSION = 4
+# 5: a note's links are recorded (notes indexed before have none until parsed again).
+PARSE_VERSION = 5
 _HASH_PREFIX = f"p{PARSE_VERSION}:"
 
 
@@ -371,4 +372,5 @@ def _record(vault_id: int, note: ParsedNote, content_hash: str, entry: ScanEntry
         content_hash=content_hash,
         size=entry.size,
         mtime_ns=entry.mtime_ns,
+        links=note.links,
     )
