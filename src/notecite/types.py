@@ -35,6 +35,10 @@ class Vault:
     tenant_id: int = 1
 
 
+NOTE_SUFFIXES = (".md", ".markdown")
+"""The file suffixes of a note a link may name, and leave out (``[[pg16-upgrade]]``)."""
+
+
 @dataclass(frozen=True)
 class NoteLink:
     """A link a note makes to another note (:mod:`notecite.ingest.links`).

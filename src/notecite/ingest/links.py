@@ -26,10 +26,7 @@ import re
 from urllib.parse import unquote
 
 from notecite.ingest.code_regions import CODE_SPAN, FENCE
-from notecite.types import NoteLink
-
-NOTE_SUFFIXES = (".md", ".markdown")
-"""The file suffixes of a note a link may name (and leave out)."""
+from notecite.types import NOTE_SUFFIXES, NoteLink
 
 LINE_TEXT_CHARS = 300
 """The most characters of a link's line kept for its quote."""
