@@ -49,6 +49,18 @@ PARSE_VERSION = 5
 _HASH_PREFIX = f"p{PARSE_VERSION}:"
 
 
+LINKS_SINCE = 5
+"""The first :data:`PARSE_VERSION` that records a note's links."""
+
+
+def records_links(content_hash: str) -> bool:
+    """Were the links of the note whose stored hash is ``content_hash`` recorded (was it
+    parsed by :data:`LINKS_SINCE` or later)? A note indexed before has none until the next
+    run parses it again."""
+    version, _, rest = content_hash.partition(":")
+    return bool(rest) and version[1:].isdigit() and int(version[1:]) >= LINKS_SINCE
+
+
 def note_hash(data: bytes) -> str:
     """The stored hash of a note's file: its bytes' sha256 under :data:`PARSE_VERSION`."""
     return _HASH_PREFIX + hashlib.sha256(data).hexdigest()
