@@ -5,6 +5,7 @@ model call (real SQLite, the hash embedder)."""
 from __future__ import annotations
 
 import sqlite3
+from pathlib import Path
 
 import pytest
 
@@ -13,7 +14,7 @@ from notecite.generate.listing import backlinks_text
 from notecite.retrieve.backlinks import asked_target, target_names
 from notecite.schemas.ask import AskRequest
 from notecite.schemas.chat import ChatRequest
-from notecite.testing import EngineFactory, ScriptedLLM
+from notecite.testing import CliRun, EngineFactory, ScriptedLLM, write_files
 from tests.ask.notes import dated_note
 
 NOTES = {
@@ -239,3 +240,12 @@ def test_more_linking_notes_than_shown_are_counted() -> None:
         "- Note (2 links): See x [N1]",
         "- Note (2 links): See x [N2]",
     ]
+
+
+def test_the_cli_cites_each_linking_note_at_its_line(notecite_cli: CliRun, tmp_path: Path) -> None:
+    notecite_cli("vault", "add", "me", str(write_files(tmp_path / "me", NOTES)))
+    notecite_cli("index")
+    result = notecite_cli("ask", "backlinks of pg16-upgrade", "--llm", "extractive")
+    lines = result.stdout.splitlines()
+    assert "3 notes link to PG16 upgrade:" in lines
+    assert any(line.startswith("[N1] me/daily/2026-03-19.md:7 ") for line in lines), lines
