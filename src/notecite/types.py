@@ -35,6 +35,29 @@ class Vault:
     tenant_id: int = 1
 
 
+NOTE_SUFFIXES = (".md", ".markdown")
+"""The file suffixes of a note a link may name, and leave out (``[[pg16-upgrade]]``)."""
+
+
+@dataclass(frozen=True)
+class NoteLink:
+    """A link a note makes to another note (:mod:`notecite.ingest.links`).
+
+    Attributes:
+        target: the note linked to, as written and read for resolution: lower case, the
+            note suffix (``.md``), heading and block anchors dropped, a path kept
+            (``projects/pg16-upgrade``; a markdown link's relative path resolved from the
+            vault's root).
+        line: the 1-based line of the file the link is on (frontmatter lines counted).
+        line_text: that line as the index reads it (its wikilinks in their readable form),
+            for the citation's quote.
+    """
+
+    target: str
+    line: int
+    line_text: str
+
+
 @dataclass(frozen=True)
 class Section:
     """A run of body lines under one heading path (lines are 1-based, inclusive)."""
@@ -59,6 +82,7 @@ class ParsedNote:
     updated: datetime | None
     frontmatter: dict[str, Any]
     sections: tuple[Section, ...]
+    links: tuple[NoteLink, ...] = ()
 
     @property
     def folder(self) -> str:
@@ -118,6 +142,8 @@ class NoteRecord:
     size: int
     mtime_ns: int
     error: str | None = None
+    # The links the note makes to other notes; written and removed with the note.
+    links: tuple[NoteLink, ...] = ()
 
 
 @dataclass(frozen=True)

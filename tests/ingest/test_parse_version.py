@@ -26,12 +26,14 @@ FINGERPRINTS = {
     2: "a686dda05a985c315be95bd5673e0a67a6cb2b964ecde076c1bbec0630029e5d",
     3: "0c0c8beaa4991c7350e6272ef4791fadb5a189173d1c62df4d28ad068d1ced19",
     4: "4ca34f0060b868b8c2e92283b0e6ca0bf1fd0788aea129f2eed7c4b5c8527bd8",
+    5: "30147b09cfc915567baab493b8c13945c0c4a5deae07272d6753126d707f2b1a",
 }
 MTIME = datetime(2024, 1, 1, tzinfo=UTC)
 
 
 def fingerprint(*vaults: Path) -> str:
-    """sha256 over every chunk (path, section, lines, texts) of every markdown note."""
+    """sha256 over every chunk (path, section, lines, texts) of every markdown note, and
+    from version 5 on, over every link it makes (target, line, quote)."""
     counter = HashEmbedder()
     config = ChunkerConfig(max_tokens=counter.max_tokens, overlap_tokens=32)
     digest = hashlib.sha256()
@@ -49,6 +51,8 @@ def fingerprint(*vaults: Path) -> str:
                     *chunk.sentence_texts,
                 )
                 digest.update("\0".join(fields).encode() + b"\1")
+            for link in note.links:
+                digest.update(f"{link.target}\0{link.line}\0{link.line_text}".encode() + b"\2")
     return digest.hexdigest()
 
 

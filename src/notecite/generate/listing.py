@@ -5,8 +5,10 @@ line of them (:mod:`notecite.retrieve.listing` tells such a question). The answe
 how many notes the scope holds and lists the newest of them by title, one a line, each
 cited by its own source id, with the first line of its text (a gist of what it is about).
 "What are my open todos?" (:mod:`notecite.retrieve.tasks`) is answered by the open tasks
-of the notes, newest notes first, each cited at its own line. No model writes either, so
-nothing in them can be unsupported.
+of the notes, newest notes first, each cited at its own line; "Which notes link to the PG16
+upgrade?" (:mod:`notecite.retrieve.backlinks`) by the notes that link to it, newest first,
+each cited at the line of its link. No model writes any of them, so nothing in them can be
+unsupported.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from notecite.generate.answer import CitedAnswer
 from notecite.generate.base import ContextSource
 from notecite.generate.context import ContextPiece
 from notecite.generate.grounding import SupportLine
+from notecite.retrieve.backlinks import LinkedTo
 from notecite.retrieve.listing import Listing
 from notecite.retrieve.tasks import TASKS_LISTED_AT_MOST, mentions_owner, open_tasks
 
@@ -164,9 +167,78 @@ def tasks_answer(
     )
 
 
+def backlinks_text(
+    notes: Sequence[tuple[str, str, int]], name: str, scope: str, total: int, unread: int
+) -> str:
+    """ "2 notes link to PG16 upgrade:" and one line per (note name, its link's line, links
+    it makes), each cited ``[Nk]`` in order; "No note links to PG16 upgrade [N1]." when
+    ``total`` is 0 (the note itself is N1). A closing line says how many notes were indexed
+    before links were recorded, when any was."""
+    name = _MARKER.sub("", name).strip()
+    where = f" {scope}" if scope else ""
+    if total == 0:
+        lines = [f"No note{where} links to {name} [N1]."]
+    else:
+        verb = "links" if total == 1 else "link"
+        head = f"{total} {'note' if total == 1 else 'notes'}{where} {verb} to {name}"
+        if len(notes) < total:
+            head += f"; the {len(notes)} newest"
+        lines = [f"{head}:"]
+        for i, (title, line, links) in enumerate(notes, start=1):
+            more = f" ({links} links)" if links > 1 else ""
+            about = _MARKER.sub("", _cut(plain_line(line))).strip()
+            title = _MARKER.sub("", title).strip()
+            lines.append(f"- {title}{more}: {about} [N{i}]" if about else f"- {title} [N{i}]")
+    if unread:
+        noun = "note was" if unread == 1 else "notes were"
+        lines.append(
+            f"({unread} {noun} indexed before notecite recorded links; their links are "
+            "known after the next `notecite index`.)"
+        )
+    return "\n".join(lines)
+
+
+def backlinks_answer(
+    pieces: Sequence[ContextPiece], linked_to: LinkedTo, scope: str, total: int
+) -> CitedAnswer:
+    """The notes ``pieces`` stand for (one piece a linking note, newest first; ``total``
+    link to the note in all), each a source cited at the line of its link; with ``total``
+    0, the one piece is the note linked to, cited as it is."""
+    if total == 0:
+        (piece,) = pieces
+        source = _source("N1", piece, piece.text, piece.line_start)
+        return CitedAnswer(
+            text=backlinks_text([], linked_to.name, scope, 0, linked_to.unread),
+            outcome="answered",
+            sources=(source,),
+            members={"N1": [piece.index]},
+            cited=("N1",),
+        )
+    sources: list[ContextSource] = []
+    support: dict[str, SupportLine] = {}
+    listed: list[tuple[str, str, int]] = []
+    for i, (piece, line, quote, links) in enumerate(
+        zip(pieces, linked_to.lines, linked_to.quotes, linked_to.links, strict=True), start=1
+    ):
+        cid = f"N{i}"
+        sources.append(_source(cid, piece, quote, line))
+        support[cid] = SupportLine(cid, quote, line, 1.0)
+        listed.append((_name(piece), quote, links))
+    return CitedAnswer(
+        text=backlinks_text(listed, linked_to.name, scope, total, linked_to.unread),
+        outcome="answered",
+        sources=tuple(sources),
+        members={s.cid: [p.index] for s, p in zip(sources, pieces, strict=True)},
+        cited=tuple(s.cid for s in sources),
+        support=support,
+    )
+
+
 def listed_answer(pieces: Sequence[ContextPiece], listing: Listing) -> CitedAnswer:
-    """The answer ``listing`` asks for: the open tasks of ``pieces``, or the notes they
-    stand for."""
+    """The answer ``listing`` asks for: the open tasks of ``pieces``, the notes linking to
+    a note, or the notes they stand for."""
+    if listing.linked_to is not None:
+        return backlinks_answer(pieces, listing.linked_to, listing.scope, listing.total)
     if listing.tasks:
         return tasks_answer(
             pieces, listing.scope, listing.total, TASKS_LISTED_AT_MOST, listing.owners

@@ -44,8 +44,21 @@ _EMBED_BATCH = 64
 # text for the same bytes (a link read another way, markup left out). A note's stored hash
 # carries it, so a note indexed under another value is parsed again on the next run even
 # though its file did not change; chunk texts that come out the same keep their vectors.
-PARSE_VERSION = 4
+# 5: a note's links are recorded (notes indexed before have none until parsed again).
+PARSE_VERSION = 5
 _HASH_PREFIX = f"p{PARSE_VERSION}:"
+
+
+LINKS_SINCE = 5
+"""The first :data:`PARSE_VERSION` that records a note's links."""
+
+
+def records_links(content_hash: str) -> bool:
+    """Were the links of the note whose stored hash is ``content_hash`` recorded (was it
+    parsed by :data:`LINKS_SINCE` or later)? A note indexed before has none until the next
+    run parses it again."""
+    version, _, rest = content_hash.partition(":")
+    return bool(rest) and version[1:].isdigit() and int(version[1:]) >= LINKS_SINCE
 
 
 def note_hash(data: bytes) -> str:
@@ -371,4 +384,5 @@ def _record(vault_id: int, note: ParsedNote, content_hash: str, entry: ScanEntry
         content_hash=content_hash,
         size=entry.size,
         mtime_ns=entry.mtime_ns,
+        links=note.links,
     )

@@ -16,19 +16,10 @@ from notecite.ingest.frontmatter import (
     split_frontmatter,
     to_json_safe,
 )
+from notecite.ingest.links import VAULT_PREFIX, WIKILINK, note_links, reads_as_target
 from notecite.ingest.sections import split_sections
 from notecite.ingest.variables import substitute_variables
 from notecite.types import DocType, ParsedNote, Section
-
-_WIKILINK = re.compile(r"!?\[\[([^\]|#\n]*)(#[^\]|\n]*)?(?:\|([^\]\n]+))?\]\]")
-
-
-_VAULT_PREFIX = re.compile(r"^[a-z][a-z0-9+.-]*://[^/]*/", re.IGNORECASE)  # dendron://vault/
-
-
-def _is_target(text: str) -> bool:
-    """``text`` reads as a link target, not a label: a URI, or one word with ``.`` or ``/``."""
-    return "://" in text or (" " not in text and any(mark in text for mark in "./"))
 
 
 def _wikilink_text(match: re.Match[str]) -> str:
@@ -36,10 +27,10 @@ def _wikilink_text(match: re.Match[str]) -> str:
     if alias:
         alias = alias.strip()
         # Obsidian and Foam write [[target|label]], Dendron [[label|target]]
-        if _is_target(alias) and target and not _is_target(target):
+        if reads_as_target(alias) and target and not reads_as_target(target):
             return target
         return alias
-    text = _VAULT_PREFIX.sub("", target)
+    text = VAULT_PREFIX.sub("", target)
     if anchor:
         # an anchor may carry a range: "#heading,1:#*" embeds from the heading to the end
         heading = re.split(r"[,:]", anchor.lstrip("#"), maxsplit=1)[0].strip()
@@ -53,7 +44,7 @@ def readable_wikilinks(text: str) -> str:
 
     Code is left as written: a link in a fenced block or a code span is an example of the
     syntax (``![[note#Section]]`` is how a note says how to embed a section)."""
-    return rewrite_prose(text, "[[", lambda prose: _WIKILINK.sub(_wikilink_text, prose))
+    return rewrite_prose(text, "[[", lambda prose: WIKILINK.sub(_wikilink_text, prose))
 
 
 def _body_as_read(body: str, meta: dict[str, Any]) -> str:
@@ -85,6 +76,7 @@ def parse_markdown(rel_path: str, text: str, mtime: datetime) -> ParsedNote:
     """Parse a markdown note; raises ParseError on broken frontmatter."""
     meta, body, offset = split_frontmatter(text)
     body = _body_as_read(body, meta)
+    read = dict(enumerate(body.split("\n"), start=offset))
     sections = split_sections(body, first_line=offset + 1)
     title = first_str(meta, "title", "name") or _first_h1(sections) or PurePosixPath(rel_path).stem
     created = parse_date(meta.get("created")) or parse_date(meta.get("date"))
@@ -100,4 +92,5 @@ def parse_markdown(rel_path: str, text: str, mtime: datetime) -> ParsedNote:
         updated=updated or created or mtime,
         frontmatter=to_json_safe(meta),
         sections=sections,
+        links=note_links(rel_path, text, offset, read),
     )

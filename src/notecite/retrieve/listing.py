@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from notecite.filters.model import Condition
+from notecite.retrieve.backlinks import LinkedTo
 from notecite.retrieve.terms import query_terms
 
 LISTING_WORDS = frozenset(
@@ -47,12 +48,16 @@ class Listing:
             (:mod:`notecite.retrieve.tasks`), not its notes.
         owners: the people whose tasks it asks for ("Dana's open action items"): a task
             listed names one of them; any task when empty.
+        linked_to: the question asks which notes link to a note
+            (:mod:`notecite.retrieve.backlinks`): ``total`` counts them, and this says
+            the note and the line of each link listed.
     """
 
     scope: str
     total: int
     tasks: bool = False
     owners: tuple[str, ...] = ()
+    linked_to: LinkedTo | None = None
 
 
 def asks_for_listing(question: str, filters: Sequence[str] = ()) -> bool:

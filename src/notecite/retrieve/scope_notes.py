@@ -6,7 +6,8 @@ keyword gets the most recent notes as its context; a note a question names by an
 found among them (:mod:`notecite.retrieve.alias_lookup`). :class:`ScopeNotes` finds them
 all the same way: the first chunk of each most recent note of each scope, within the
 request's frontmatter filters. A question that asks only for what is still to do gets the
-chunks holding the scope's open tasks (:mod:`notecite.retrieve.tasks`).
+chunks holding the scope's open tasks (:mod:`notecite.retrieve.tasks`); one that asks which
+notes link to a note gets the chunks holding those links (:mod:`notecite.retrieve.backlinks`).
 """
 
 from __future__ import annotations
@@ -14,7 +15,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
-from notecite.filters import Condition
+from notecite.filters import Condition, Op
+from notecite.ingest.indexer import records_links
+from notecite.retrieve.aliases import ALIAS_KEYS
+from notecite.retrieve.backlinks import (
+    LINK_LINES_AT_MOST,
+    LINKS_LISTED_AT_MOST,
+    TARGETS_TRIED_AT_MOST,
+    LinkedTo,
+    linked_by,
+    target_names,
+)
 from notecite.retrieve.folders import Scope, resolve_user_folder
 from notecite.retrieve.listing import LISTED_AT_MOST, Listing, scope_words
 from notecite.retrieve.retriever import Candidate
@@ -26,7 +37,7 @@ from notecite.retrieve.tasks import (
     open_tasks,
 )
 from notecite.retrieve.timehints import TimeRange
-from notecite.store.base import Store
+from notecite.store.base import FrontmatterFacets, LinkingLine, Store, StoredChunk
 from notecite.types import SearchFilter, Vault
 
 LISTING_COUNT_LIMIT = 10_000
@@ -140,3 +151,64 @@ class ScopeNotes:
         found = [Candidate.unscored(chunks[r]) for r in rowids if r in chunks]
         found.sort(key=lambda c: -(c.chunk.note_date or _NO_DATE).timestamp())
         return found[:k]
+
+    def named(self, said: str) -> StoredChunk | None:
+        """The first chunk of the note of the vaults ``said`` names by its file name (a path
+        narrows it), title or alias (:func:`~notecite.retrieve.backlinks.target_names`);
+        of several, the one with the shortest path; None when none is so named."""
+        names = target_names(said)
+        if not names:
+            return None
+        rowids: list[int] = []
+        for vault in self._vaults:
+            whole = SearchFilter(vault_ids=(vault.id,))
+            rowids.extend(self._store.notes_named(names, whole, TARGETS_TRIED_AT_MOST))
+            for key in ALIAS_KEYS:
+                alias = SearchFilter(
+                    vault_ids=(vault.id,), frontmatter=(Condition(key, Op.IN, names),)
+                )
+                rowids.extend(self._store.recent_chunks(alias, TARGETS_TRIED_AT_MOST))
+        chunks = self._store.fetch_chunks(rowids)
+        found = [chunks[r] for r in rowids if r in chunks]
+        return min(found, key=lambda c: (c.rel_path.count("/"), len(c.rel_path)), default=None)
+
+    def linking(
+        self, folders: Sequence[str], target: StoredChunk
+    ) -> tuple[list[Candidate], Listing]:
+        """The chunk holding the first link of each note of the request's scope (its
+        ``folders``, else each vault whole; the note's own vault only) that links to the note
+        ``target`` is the first chunk of, newest notes first, at most
+        :data:`~notecite.retrieve.backlinks.LINKS_LISTED_AT_MOST`, and the scope in words
+        with how many notes link to it; ``target`` alone when none does."""
+        aliases: list[str] = []
+        if isinstance(self._store, FrontmatterFacets):
+            fields = self._store.chunk_fields([target.rowid], ALIAS_KEYS).get(target.rowid, {})
+            aliases = [a for key in ALIAS_KEYS for a in fields.get(key, [])]
+        names = linked_by(target.rel_path, target.title, aliases)
+        vault = next(v for v in self._vaults if v.name == target.vault)
+        scopes = [s for s in self.scopes(folders) if s.vault.id == vault.id]
+        lines: list[LinkingLine] = []
+        for scope in scopes:
+            lines.extend(self._store.linking_notes(names, self._filter(scope), LINK_LINES_AT_MOST))
+        chunks = self._store.fetch_chunks(list(dict.fromkeys(line.chunk_rowid for line in lines)))
+        notes: dict[str, list[tuple[StoredChunk, LinkingLine]]] = {}
+        for line in lines:
+            chunk = chunks.get(line.chunk_rowid)
+            if chunk is not None and chunk.rel_path != target.rel_path:  # not its own links
+                notes.setdefault(chunk.rel_path, []).append((chunk, line))
+        ordered = sorted(
+            notes.values(), key=lambda links: -(links[0][0].note_date or _NO_DATE).timestamp()
+        )
+        listed = ordered[:LINKS_LISTED_AT_MOST]
+        states = self._store.note_states(vault.id).values()
+        linked_to = LinkedTo(
+            name=" ".join(target.title.split()) or target.rel_path,
+            lines=tuple(links[0][1].line for links in listed),
+            quotes=tuple(links[0][1].line_text for links in listed),
+            links=tuple(len(links) for links in listed),
+            unread=sum(1 for s in states if not s.failed and not records_links(s.content_hash)),
+        )
+        kept = [Candidate.unscored(links[0][0]) for links in listed] or [Candidate.unscored(target)]
+        labels = [s.label for s in scopes if s.folder]
+        said = scope_words(self._conditions, labels)
+        return kept, Listing(said, len(ordered), linked_to=linked_to)

@@ -9,7 +9,8 @@ auto-RAG pass, and the fallback to the most recent notes when nothing can be sea
 The steps it takes in turn live in their own modules: the question as it is searched
 (:mod:`~notecite.retrieve.searched_question`), the folders searched
 (:mod:`~notecite.retrieve.folder_scopes`), the notes of a scope found without a search
-(:mod:`~notecite.retrieve.scope_notes`: a listing, the open tasks, the notes of a day), the
+(:mod:`~notecite.retrieve.scope_notes`: a listing, the open tasks, the notes linking to a
+note, the notes of a day), the
 terms the notes mention
 (:mod:`~notecite.retrieve.mentions`) and the notes a question names by an alias
 (:mod:`~notecite.retrieve.alias_lookup`).
@@ -32,6 +33,7 @@ from notecite.retrieve.alias_lookup import AliasLookup, AliasNamed
 from notecite.retrieve.answerability import DEFAULT_MODEL, features
 from notecite.retrieve.autok import automatic_k
 from notecite.retrieve.autorag import AutoRag, AutoRagOptions
+from notecite.retrieve.backlinks import asked_target
 from notecite.retrieve.cache import RetrievalCaches, vector_key
 from notecite.retrieve.folder_scopes import FolderScopes, rank_folders_by_scores
 from notecite.retrieve.folders import Scope, resolve_user_folder
@@ -67,6 +69,10 @@ dated then are the context."""
 OPEN_TASKS = "open_tasks"
 """The strategy of a question that asks only for what is still to do: the open tasks are
 listed."""
+
+BACKLINKS = "backlinks"
+"""The strategy of a question that asks which notes link to a note: they are listed, each
+at the line of its link."""
 
 PARTIAL_VECTORS = "+keyword_only_for_waiting_notes"
 """Appended to the strategy while some searched notes still wait for their vectors (a first
@@ -322,6 +328,11 @@ class RetrievalStage:
             tasks = self._open_tasks(request.folders, owners, scope_notes, debug)
             if tasks is not None:
                 return tasks
+        said = asked_target(request.question)
+        if said is not None:
+            linking = self._backlinks(request.folders, said, scope_notes, debug)
+            if linking is not None:
+                return linking
         period = asks_of_a_time(request.question)
         if period is not None:
             dated = self._notes_of_a_time(request.folders, scope_notes, period, debug)
@@ -699,6 +710,27 @@ class RetrievalStage:
             "items and TODO lines are listed, newest notes first, and nothing was searched"
         )
         return self._listed(kept, listing, OPEN_TASKS, debug)
+
+    def _backlinks(
+        self, folders: Sequence[str], said: str, scope_notes: ScopeNotes, debug: DebugInfo
+    ) -> Retrieved | None:
+        """The notes of the request's scope that link to the note ``said`` names, newest
+        first, each at its link's line (the note alone when none links to it); None when no
+        note is so named (the question is then searched)."""
+        try:
+            target = scope_notes.named(said)
+            if target is None:
+                debug.notes.append(f"the question asks what links to {said!r}: no note is so named")
+                return None
+            kept, listing = scope_notes.linking(folders, target)
+        except StoreError:
+            return None
+        debug.notes.append(
+            f"the question asks which notes link to {target.vault}/{target.rel_path}: the "
+            f"{listing.total} linking notes {listing.scope} are listed from the links recorded "
+            "at index time, newest first, and nothing was searched"
+        )
+        return self._listed(kept, listing, BACKLINKS, debug)
 
     def _listed(
         self, kept: list[Candidate], listing: Listing, strategy: str, debug: DebugInfo

@@ -43,6 +43,24 @@ class StoredChunk:
 
 
 @dataclass(frozen=True)
+class LinkingLine:
+    """A line of a note that links to another (``Store.linking_notes``).
+
+    Attributes:
+        chunk_rowid: the chunk of the linking note that holds the line, or the note's first
+            chunk when none does (a link in its frontmatter).
+        line: the 1-based line of the linking note's file the link is on.
+        line_text: that line as the index reads it.
+        target: the link's target as recorded (:class:`~notecite.types.NoteLink`).
+    """
+
+    chunk_rowid: int
+    line: int
+    line_text: str
+    target: str
+
+
+@dataclass(frozen=True)
 class TenantInfo:
     """A tenant: its id and name."""
 
@@ -108,6 +126,16 @@ class Store(Protocol):
       filter, newest first; ``mentions`` gives the phrases (words in order, matched as the
       full-text index matches words) that occur in at least one chunk in the filter, or in
       a frontmatter value (a tag, an alias, a property) of a note in it.
+    - Links: ``replace_note`` keeps ``note.links`` (replaced on every write, removed with the
+      note). ``linking_notes`` gives the lines of the notes in the filter whose links'
+      targets are one of ``targets`` (as :class:`~notecite.types.NoteLink` records them),
+      newest notes first (undated last), then by vault and path (byte order), then by
+      line, at most ``limit``; each with the chunk of its note that holds the line (else
+      the note's first chunk), and a note with no chunk is left out. ``notes_named`` gives
+      the first chunk of each note in the filter whose file name without its note suffix
+      (``.md``, ``.markdown``; a name with a path matches the end of the note's path, at a
+      folder), or whose title, is one of ``names`` (lower case, compared with the
+      lower-cased path and title), newest first, at most ``limit``.
     """
 
     keeps_sentence_vectors: bool
@@ -173,6 +201,12 @@ class Store(Protocol):
     def chunks_holding(self, marks: Sequence[str], flt: SearchFilter, limit: int) -> list[int]: ...
 
     def mentions(self, phrases: Sequence[str], flt: SearchFilter) -> set[str]: ...
+
+    def linking_notes(
+        self, targets: Sequence[str], flt: SearchFilter, limit: int
+    ) -> list[LinkingLine]: ...
+
+    def notes_named(self, names: Sequence[str], flt: SearchFilter, limit: int) -> list[int]: ...
 
     def vault_status(self) -> list[VaultStatus]: ...
 

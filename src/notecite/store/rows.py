@@ -14,7 +14,7 @@ from notecite.embed.base import Vectors
 from notecite.errors import StoreError
 from notecite.records import CitationRecord, ErrorRecord, MetaRecord, RetrievalRecord, Role
 from notecite.store.base import StoredChunk
-from notecite.types import Chunk, NoteRecord
+from notecite.types import NOTE_SUFFIXES, Chunk, NoteRecord
 
 
 @dataclass(frozen=True)
@@ -178,3 +178,15 @@ def error_json(error: ErrorRecord) -> dict[str, Any]:
 def error_from(row: Mapping[str, Any]) -> ErrorRecord:
     """The error of a JSON object written by :func:`error_json`."""
     return ErrorRecord(type=str(row["type"]), message=str(row["message"]))
+
+
+def note_file_names(names: Sequence[str]) -> list[tuple[str, str]]:
+    """For each of ``names`` (a note's name, perhaps with a path) and note suffix: the
+    rel path (lower case) of a note at the vault's root so named, and the end (``/`` and
+    the name) of the path of one in a folder (``Store.notes_named``)."""
+    return [
+        (name + suffix, "/" + name + suffix)
+        for name in dict.fromkeys(n.strip("/") for n in names)
+        if name
+        for suffix in NOTE_SUFFIXES
+    ]

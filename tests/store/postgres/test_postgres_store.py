@@ -80,6 +80,7 @@ def test_every_table_has_forced_row_level_security(store: PostgresStore, pg_url:
         "chunks",
         "embeddings",
         "meta",
+        "note_links",
         "notes",
         "query_log",
         "schema_migrations",

@@ -10,7 +10,7 @@ import numpy as np
 from notecite.store.base import StoredVector, TableCounts, TenantInfo
 from notecite.store.postgres.store import PostgresStore
 from notecite.store.rows import ExportedChunk
-from notecite.types import Chunk, NoteRecord
+from notecite.types import Chunk, NoteLink, NoteRecord
 
 _BLOCK = 2000  # rows fetched at a time
 # The content hashes of the tenant's chunks and of their sentence windows (one parameter,
@@ -83,6 +83,14 @@ class PostgresExport:
                         stored_sentence_hashes=tuple(c[9]),
                     )
                 )
+            links: dict[int, list[NoteLink]] = {}
+            for note_id, target, line, text in conn.execute(
+                "SELECT l.note_id, l.target, l.line, l.line_text FROM note_links l "
+                "JOIN notes n ON n.tenant_id = l.tenant_id AND n.id = l.note_id "
+                "WHERE l.tenant_id = %s AND n.vault_id = %s ORDER BY l.note_id, l.line, l.target",
+                (tenant, vault_id),
+            ):
+                links.setdefault(note_id, []).append(NoteLink(target, line, text))
         for row in notes:
             record = NoteRecord(
                 vault_id=vault_id,
@@ -100,6 +108,7 @@ class PostgresExport:
                 size=row[12],
                 mtime_ns=row[13],
                 error=row[14],
+                links=tuple(links.get(row[0], [])),
             )
             yield record, chunks.get(row[0], [])
 

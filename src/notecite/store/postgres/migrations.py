@@ -19,6 +19,7 @@ from notecite.store.postgres.accents import MIGRATION as WORDS_WITHOUT_ACCENTS
 from notecite.store.postgres.bm25 import MIGRATION as BM25_WORDS_AND_POSTINGS
 from notecite.store.postgres.frontmatter import MIGRATION as FRONTMATTER_COLUMNS
 from notecite.store.postgres.frontmatter import fill_columns
+from notecite.store.postgres.links import MIGRATION as NOTE_LINKS
 
 _TENANT_TABLES = ("tenants", "meta", "vaults", "notes", "chunks", "embeddings")
 _CHAT_TABLES = ("chat_sessions", "chat_messages")
@@ -404,6 +405,7 @@ MIGRATIONS: tuple[tuple[int, str], ...] = (
     (7, FRONTMATTER_COLUMNS),
     (8, BM25_WORDS_AND_POSTINGS),
     (9, WORDS_WITHOUT_ACCENTS),
+    (10, NOTE_LINKS + _row_security("note_links")),
 )
 
 # Python steps run after a migration's script, in its transaction (data SQL cannot shape).

@@ -15,11 +15,18 @@ from psycopg.types.json import Jsonb
 
 from notecite.embed.base import Vectors
 from notecite.errors import VaultError
-from notecite.store.base import NoteState, StoredChunk
+from notecite.store.base import LinkingLine, NoteState, StoredChunk
 from notecite.store.postgres import index_runs
 from notecite.store.postgres.connection import Connection, TenantConnections, describe_url
 from notecite.store.postgres.frontmatter import CHUNK_FIELDS_SQL, FACETS_SQL, facet_params
 from notecite.store.postgres.frontmatter import columns as frontmatter_columns
+from notecite.store.postgres.links import (
+    delete_links_sql,
+    insert_links,
+    linking_lines,
+    linking_query,
+    named_query,
+)
 from notecite.store.postgres.lock import advisory_index_locks
 from notecite.store.postgres.search import (
     approximate_query,
@@ -296,6 +303,10 @@ class PostgresStore:
             )
             if chunks:
                 self._insert_chunks(conn, note, chunks)
+            conn.execute(delete_links_sql(this_note), (self.tenant_id, *key))
+            links = insert_links(self.tenant_id, note, _clean)
+            if links is not None:
+                conn.execute(*links)
             self._bump(conn)  # last: the generation row stays locked only until the commit
 
     def _insert_chunks(self, conn: Connection, note: NoteRecord, chunks: Sequence[Chunk]) -> None:
@@ -687,6 +698,30 @@ class PostgresStore:
         ).format(held, where)
         with self._tx() as conn:
             rows = conn.execute(query, [self.tenant_id, *marks, *params, limit]).fetchall()
+        return [int(r[0]) for r in rows]
+
+    def linking_notes(
+        self, targets: Sequence[str], flt: SearchFilter, limit: int
+    ) -> list[LinkingLine]:
+        """The lines of the notes in ``flt`` that link to one of ``targets``."""
+        if limit <= 0 or not targets:
+            return []
+        where, params = filter_sql(flt)
+        with self._tx() as conn:
+            rows = conn.execute(
+                linking_query(where), [self.tenant_id, list(targets), *params, limit]
+            ).fetchall()
+        return linking_lines(rows)
+
+    def notes_named(self, names: Sequence[str], flt: SearchFilter, limit: int) -> list[int]:
+        """The first chunks of the notes in ``flt`` whose file name or title is one of
+        ``names``."""
+        if limit <= 0 or not names:
+            return []
+        where, params = filter_sql(flt)
+        query, values = named_query(self.tenant_id, names, where, params)
+        with self._tx() as conn:
+            rows = conn.execute(query, [*values, limit]).fetchall()
         return [int(r[0]) for r in rows]
 
     def frontmatter_facets(

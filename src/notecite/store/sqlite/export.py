@@ -11,7 +11,7 @@ import numpy as np
 from notecite.store.base import StoredVector, TableCounts, TenantInfo
 from notecite.store.rows import ExportedChunk
 from notecite.store.sqlite.store import SQLiteStore
-from notecite.types import Chunk, NoteRecord
+from notecite.types import Chunk, NoteLink, NoteRecord
 
 _BLOCK = 2000  # rows read at a time
 # The content hashes of the tenant's chunks, and of their sentence windows (one parameter:
@@ -83,6 +83,14 @@ class SQLiteExport:
                 size=row[12],
                 mtime_ns=row[13],
                 error=row[14],
+                links=tuple(
+                    NoteLink(target, line, text)
+                    for target, line, text in conn.execute(
+                        "SELECT target, line, line_text FROM note_links WHERE note_id = ? "
+                        "ORDER BY rowid",
+                        (row[0],),
+                    )
+                ),
             )
             chunks: list[Chunk] = [
                 ExportedChunk(

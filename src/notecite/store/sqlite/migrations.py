@@ -230,6 +230,22 @@ MIGRATIONS: tuple[tuple[int, str], ...] = (
         END;
         """,
     ),
+    (
+        9,
+        # The links each note makes (targets as notecite.ingest.links reads them, with the
+        # line of the file each is on), written and removed with the note. Notes indexed
+        # before have none: PARSE_VERSION 5 has the next run read them again.
+        """
+        CREATE TABLE note_links (
+            note_id INTEGER NOT NULL REFERENCES notes(id) ON DELETE CASCADE,
+            target TEXT NOT NULL,
+            line INTEGER NOT NULL,
+            line_text TEXT NOT NULL DEFAULT ''
+        );
+        CREATE INDEX note_links_target ON note_links (target, note_id);
+        CREATE INDEX note_links_note ON note_links (note_id);
+        """,
+    ),
 )
 
 # Python steps run after a migration's script, in its transaction (data SQL cannot shape).

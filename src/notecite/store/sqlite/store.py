@@ -18,7 +18,7 @@ from notecite.embed.base import Vectors
 from notecite.errors import StoreError, VaultError
 from notecite.filters import Condition
 from notecite.filters.model import NEGATED, positive
-from notecite.store.base import NoteState, StoredChunk
+from notecite.store.base import LinkingLine, NoteState, StoredChunk
 from notecite.store.fulltext import QUERY_STOPWORDS, query_words
 from notecite.store.rows import STORED_CHUNK_COLUMNS, failure_note, holds_phrase, stored_chunk
 from notecite.store.sqlite import index_runs
@@ -30,6 +30,7 @@ from notecite.store.sqlite.frontmatter import (
     facet_counts,
     write_fields,
 )
+from notecite.store.sqlite.links import linking_lines, linking_sql, named_sql, write_links
 from notecite.store.sqlite.lock import index_locks, lock_dir
 from notecite.store.sqlite.vector_log import (
     RELOAD_SHARE,
@@ -425,6 +426,7 @@ class SQLiteStore:
             ),
         ).fetchone()
         write_fields(conn, int(row[0]), note.frontmatter)
+        write_links(conn, int(row[0]), note.links)
         return int(row[0])
 
     def record_failure(
@@ -709,6 +711,33 @@ class SQLiteStore:
             except sqlite3.Error as exc:
                 raise StoreError(f"chunk text query failed: {exc}") from exc
         return [int(r[0]) for r in rows]
+
+    def linking_notes(
+        self, targets: Sequence[str], flt: SearchFilter, limit: int
+    ) -> list[LinkingLine]:
+        """The lines of the notes in ``flt`` that link to one of ``targets``."""
+        if limit <= 0 or not targets:
+            return []
+        where, params = _filter_sql(flt)
+        with self.db.read() as conn:
+            try:
+                query = linking_sql(self.tenant_id, list(targets), where, params, limit)
+                return linking_lines(conn.execute(*query).fetchall())
+            except sqlite3.Error as exc:
+                raise StoreError(f"links query failed: {exc}") from exc
+
+    def notes_named(self, names: Sequence[str], flt: SearchFilter, limit: int) -> list[int]:
+        """The first chunks of the notes in ``flt`` whose file name or title is one of
+        ``names``."""
+        if limit <= 0 or not names:
+            return []
+        where, params = _filter_sql(flt)
+        with self.db.read() as conn:
+            try:
+                query = named_sql(self.tenant_id, list(names), where, params, limit)
+                return [int(r[0]) for r in conn.execute(*query).fetchall()]
+            except sqlite3.Error as exc:
+                raise StoreError(f"note name query failed: {exc}") from exc
 
     def mentions(self, phrases: Sequence[str], flt: SearchFilter) -> set[str]:
         found = set()
