@@ -32,6 +32,11 @@ def d(year: int, month: int, day: int) -> datetime:
         ("projects after 2023", d(2024, 1, 1), None),
         ("old notes before 2020", None, d(2020, 1, 1)),
         ("what happened in 2024", d(2024, 1, 1), d(2025, 1, 1)),
+        # a week named by a day of it: from its Monday, or from the day it starts on
+        ("my week of 19 January 2026", d(2026, 1, 19), d(2026, 1, 26)),
+        ("the week of Wednesday 21 January 2026", d(2026, 1, 19), d(2026, 1, 26)),
+        ("what did we decide the week of 2026-03-18", d(2026, 3, 16), d(2026, 3, 23)),
+        ("the week starting 4 March", d(2026, 3, 4), d(2026, 3, 11)),
     ],
 )
 def test_time_hints(question: str, since: datetime | None, until: datetime | None) -> None:
@@ -41,7 +46,8 @@ def test_time_hints(question: str, since: datetime | None, until: datetime | Non
 
 
 @pytest.mark.parametrize(
-    "question", ["when is the atlas launch", "what may happen", "list 2024 budget lines"]
+    "question",
+    ["when is the atlas launch", "what may happen", "list 2024 budget lines", "week of the 19th"],
 )
 def test_no_hint_means_no_date_filter(question: str) -> None:
     assert parse_time_hint(question, NOW) is None

@@ -42,8 +42,13 @@ def _month_range(year: int, month: int) -> tuple[datetime, datetime]:
 
 
 def parse_time_hint(question: str, now: datetime | None = None) -> TimeRange | None:
-    """The first time hint in ``question``, as a date range relative to ``now``."""
+    """The first time hint in ``question``, as a date range relative to ``now``: a week
+    named by a day of it (:func:`parse_week`) before anything else, for "the week of 19
+    January 2026" also names January 2026."""
     now = now or datetime.now(UTC)
+    week = parse_week(question, now)
+    if week is not None:
+        return week
     today = _day(now)
     text = question.lower()
     relative: list[tuple[str, datetime, datetime]] = [
@@ -142,3 +147,34 @@ def parse_day(question: str, now: datetime | None = None) -> TimeRange | None:
         since = today - timedelta(days=back)
         return TimeRange(since, since + timedelta(days=1), weekday.group(0))
     return None
+
+
+# "the week of 19 January", "week starting 2026-03-16", "the week beginning Jan 5th"
+_WEEK_OF = re.compile(
+    r"\b(?:the\s+)?week\s+(?P<how>of|starting|beginning|commencing|from)\s+(?:the\s+)?"
+    r"(?P<rest>.+)",
+    re.IGNORECASE,
+)
+
+
+_NAMED_WEEKDAY = re.compile(rf"^(?:{'|'.join(_WEEKDAYS)}),?\s+", re.IGNORECASE)
+
+
+def parse_week(question: str, now: datetime | None = None) -> TimeRange | None:
+    """The week ``question`` names by a day of it, as a range of seven days: "the week of
+    19 January 2026" from its Monday, "the week starting 16 March" from that day (a day
+    without its year as :func:`parse_day` reads it). None when it names no such week."""
+    found = _WEEK_OF.search(question)
+    if found is None:
+        return None
+    rest = found.group("rest")
+    dated = _NAMED_WEEKDAY.sub("", rest, count=1)  # "the week of Wednesday 21 January"
+    day = parse_day(dated, now)
+    if day is None or day.since is None or not dated.lower().startswith(day.phrase):
+        return None
+    since = day.since
+    if found.group("how").lower() == "of":
+        since -= timedelta(days=since.weekday())
+    end = found.start("rest") + len(rest) - len(dated) + len(day.phrase)
+    phrase = question[found.start() : end]
+    return TimeRange(since, since + timedelta(days=7), phrase)

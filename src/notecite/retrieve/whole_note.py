@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from notecite.retrieve.terms import query_terms, stem, tokenize
-from notecite.retrieve.timehints import TimeRange, parse_day, parse_time_hint
+from notecite.retrieve.timehints import TimeRange, parse_day, parse_time_hint, parse_week
 
 # Words a question about a note as a whole asks with ("What's new in ...", "What did we
 # decide at ...") and the words that ask for the latest ("the last", "most recent").
@@ -34,7 +34,7 @@ _OF_A_TIME = frozenset(
     stem(word)
     for word in """
     do did does done doing happen happened happening write wrote written note notes
-    journal journals entry entries diary day days log logged plan planned go went get got
+    journal journals entry entries diary day days week log logged plan planned go went get got
     work worked thing things anything everything show list tell say said summary summarize
     summarise recap overview up
     monday tuesday wednesday thursday friday saturday sunday
@@ -54,10 +54,11 @@ def asks_of_the_whole(question: str, vault: str, rel_path: str, title: str) -> b
 def asks_of_a_time(question: str) -> TimeRange | None:
     """The day or the time ``question`` asks what the notes of hold ("What did I do on 22
     January?", "What happened last week?"), or None: a question that names a day or a time
-    (:func:`~notecite.retrieve.timehints.parse_day`, then
+    (:func:`~notecite.retrieve.timehints.parse_week`, then
+    :func:`~notecite.retrieve.timehints.parse_day`, then
     :func:`~notecite.retrieve.timehints.parse_time_hint`) and no other word than stopwords
     and words such as "do", "happened", "write", "notes", "journal"."""
-    found = parse_day(question) or parse_time_hint(question)
+    found = parse_week(question) or parse_day(question) or parse_time_hint(question)
     if found is None:
         return None
     rest = re.sub(re.escape(found.phrase), " ", question, flags=re.IGNORECASE)
