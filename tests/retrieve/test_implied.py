@@ -126,3 +126,32 @@ def test_search_reads_the_question_the_same_way(notecite_engines: EngineFactory)
     question = "How many files does a text search give back at most unless I raise it?"
     (first, *_) = engine.search(question, vaults=["notes"], k=2)
     assert (first.rel_path, first.heading_path) == ("grep.md", "# grep > ## Options")
+
+
+def test_a_weekday_implies_its_short_form() -> None:
+    assert implied_terms("What's the plan for Sunday in Lisbon?") == ("sun",)
+    assert implied_terms("What cut-off did we agree on for deploying on Fridays?") == ("fri",)
+    assert implied_terms("Since when is handover on Tuesdays, not Mondays?") == ("tue", "mon")
+    assert implied_terms("What's the plan for the weekend?") == ()
+
+
+TRIP = {
+    "travel/lisbon.md": (
+        "# Lisbon, April\n\n## Plan by day\n\n### Sat 18 — markets\n- Feira da Ladra.\n\n"
+        "### Sun 19 — Sintra\n- Quinta da Regaleira first, then the Moorish Castle.\n\n"
+        "### Mon 20 — free\n- A lazy day at the tile museum.\n"
+    ),
+    "running/plan.md": (
+        "# Running plan\n\n## Week structure\n- Sunday: the long run, 12 km.\n"
+        "- Tuesday: intervals.\n"
+    ),
+}
+
+
+def test_a_day_written_short_in_a_heading_is_found_for_its_weekday(
+    notecite_engines: EngineFactory,
+) -> None:
+    llm = ScriptedLLM("Sintra [N1].")
+    engine = notecite_engines(vaults={"me": TRIP}, llm=llm, ask={"auto_rag": "off"})
+    response = engine.ask(AskRequest(question="What's the plan for Sunday in Lisbon?"))
+    assert response.references[0].heading_path.endswith("Sun 19 — Sintra")

@@ -76,14 +76,34 @@ _ASKS_ATTENDEES = re.compile(
 _SAYS_ATTENDEES = re.compile(r"\b(?:attendees|participants)\b", re.IGNORECASE)
 
 
+# "Sunday" in a question, "Sun 19 — Sintra" in a trip's plan by day: a weekday is written
+# short in notes (a heading of a day, a table of a week)
+_WEEKDAY = re.compile(r"\b(mon|tues|wednes|thurs|fri|satur|sun)days?\b", re.IGNORECASE)
+_SHORT_WEEKDAY = {
+    "mon": "mon",
+    "tues": "tue",
+    "wednes": "wed",
+    "thurs": "thu",
+    "fri": "fri",
+    "satur": "sat",
+    "sun": "sun",
+}
+
+
 def implied_terms(question: str) -> tuple[str, ...]:
     """The words ``question`` means without saying them: "default" when it asks what
     happens when the asker sets nothing ("if I never say ...", "unless I raise it",
     "without me setting anything up", "leave its settings alone"), "attendees" when it asks
-    who was at a meeting ("Who was at the kickoff?", "who came to the retro")."""
+    who was at a meeting ("Who was at the kickoff?", "who came to the retro"), and for a
+    weekday its short form, as a day's heading writes it ("Sunday": "sun", for "### Sun 19 —
+    Sintra")."""
     implied: list[str] = []
     if not _SAYS_DEFAULT.search(question) and _asks_default(question):
         implied.append("default")
     if not _SAYS_ATTENDEES.search(question) and _ASKS_ATTENDEES.search(question):
         implied.append("attendees")
+    for day in _WEEKDAY.finditer(question):
+        short = _SHORT_WEEKDAY[day.group(1).lower()]
+        if short not in implied:
+            implied.append(short)
     return tuple(implied)
