@@ -146,6 +146,13 @@ def test_every_note_is_listed_when_asked_for_with_no_scope(engine: Engine) -> No
     assert response.debug.strategy == "listing"
 
 
+def test_chat_lists_every_note_when_asked_for_them(engine: Engine, llm: ScriptedLLM) -> None:
+    reply = engine.chat(ChatRequest(message="What notes do I have?"))
+    assert reply.answer.splitlines()[0] == "5 notes in me:"
+    assert len(reply.citations) == 5
+    assert llm.answer_calls == []
+
+
 @pytest.mark.parametrize(
     ("question", "thing"),
     [
