@@ -13,7 +13,7 @@ import pytest
 from notecite import Engine
 from notecite.generate.listing import mentions_text
 from notecite.retrieve.listing import asks_for_every_note
-from notecite.retrieve.mentioning import asked_mention, first_mention
+from notecite.retrieve.mentioning import around_mention, asked_mention, first_mention
 from notecite.schemas.ask import AskRequest
 from notecite.schemas.chat import ChatRequest
 from notecite.testing import CliRun, EngineFactory, ScriptedLLM, write_files
@@ -195,6 +195,19 @@ def test_a_thing_is_held_as_whole_words_in_any_case_and_accents() -> None:
     assert first_mention("two boilers", "boiler") == 0
     assert first_mention("on pg16_main now", "pg16-main") == 0
     assert first_mention("Kasiak", "Kasia") is None
+    # a line of text before a heading, a heading before a property shown above the chunk
+    assert first_mention("aliases: boiler\n# Boiler\nThe boiler is old", "boiler", 1) == 2
+    assert first_mention("aliases: boiler\n# Boiler", "boiler", 1) == 1
+    assert first_mention("aliases: boiler\nnothing", "boiler", 1) == 0
+
+
+def test_a_long_line_is_shown_from_a_few_words_before_its_mention() -> None:
+    line = "This is the running log of the house, " * 3 + "heating in boiler-service."
+    shown = around_mention(line, "boiler", 100)
+    assert shown.startswith("\u2026 ")
+    assert shown.endswith("heating in boiler-service.")
+    assert line.endswith(shown.removeprefix("\u2026 "))
+    assert around_mention("The boiler is old", "boiler", 100) == "The boiler is old"
 
 
 @pytest.mark.parametrize(

@@ -25,7 +25,7 @@ from notecite.generate.context import ContextPiece
 from notecite.generate.grounding import SupportLine
 from notecite.retrieve.backlinks import LinkedTo
 from notecite.retrieve.listing import Listing
-from notecite.retrieve.mentioning import first_mention
+from notecite.retrieve.mentioning import around_mention, first_mention
 from notecite.retrieve.tasks import TASKS_LISTED_AT_MOST, mentions_owner, open_tasks
 
 GIST_CHARS = 100
@@ -248,7 +248,8 @@ def mentions_text(notes: Sequence[tuple[str, str]], thing: str, scope: str, tota
         head += f"; the {len(notes)} newest"
     lines = [f"{head}:"]
     for i, (title, line) in enumerate(notes, start=1):
-        about = _MARKER.sub("", _cut(plain_line(line))).strip()
+        about = _cut(around_mention(plain_line(line), thing, GIST_CHARS))
+        about = _MARKER.sub("", about).strip()
         title = _MARKER.sub("", title).strip()
         lines.append(f"- {title}: {about} [N{i}]" if about else f"- {title} [N{i}]")
     return "\n".join(lines)
@@ -266,7 +267,7 @@ def mentions_answer(
     for i, piece in enumerate(pieces, start=1):
         cid = f"N{i}"
         lines = piece.text.split("\n")
-        index = first_mention(piece.text, thing) or 0
+        index = first_mention(piece.text, thing, piece.properties) or 0
         line = piece.line_start + index if piece.line_start else 0
         sources.append(_source(cid, piece, lines[index], line))
         support[cid] = SupportLine(cid, lines[index].strip(), line, 1.0)

@@ -121,13 +121,28 @@ def mention_pattern(thing: str) -> re.Pattern[str] | None:
     return re.compile(rf"(?<![^\W_]){inner}(?:e?s)?(?![^\W_])", re.IGNORECASE)
 
 
-def first_mention(text: str, thing: str) -> int | None:
-    """The first line (0-based) of ``text`` that holds ``thing`` (:func:`mention_pattern`),
-    or None when none does."""
+def first_mention(text: str, thing: str, above: int = 0) -> int | None:
+    """The line (0-based) of ``text`` to cite as holding ``thing`` (:func:`mention_pattern`):
+    the first such line that is not a heading, else the first heading; its first ``above``
+    lines (the note's properties shown above a chunk) only when no other line holds it. None
+    when no line does."""
     pattern = mention_pattern(thing)
     if pattern is None:
         return None
-    for index, line in enumerate(text.split("\n")):
-        if pattern.search(fold(line)):
-            return index
-    return None
+    held = [
+        (index < above, line.lstrip().startswith("#"), index)
+        for index, line in enumerate(text.split("\n"))
+        if pattern.search(fold(line))
+    ]
+    return min(held)[2] if held else None
+
+
+def around_mention(line: str, thing: str, width: int) -> str:
+    """``line`` from a few words before its first mention of ``thing`` on, when the mention
+    would be past ``width`` characters ("… heating in boiler-service."); else ``line``."""
+    pattern = mention_pattern(thing)
+    found = pattern.search(fold(line)) if pattern else None
+    if found is None or found.end() <= width or len(fold(line)) != len(line):
+        return line
+    start = line.rfind(" ", 0, max(found.start() - width // 3, 0)) + 1
+    return "\u2026 " + line[start:] if start else line
