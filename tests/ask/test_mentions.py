@@ -222,6 +222,7 @@ def test_a_long_line_is_shown_from_a_few_words_before_its_mention() -> None:
         ("How many notes does Dendron support?", False),
         ("Summarize my notes", False),
         ("What do I have?", False),
+        ("Tell me about my notes, please.", False),
     ],
 )
 def test_questions_that_ask_for_every_note(question: str, every: bool) -> None:

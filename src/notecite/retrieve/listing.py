@@ -82,15 +82,21 @@ _NAMES_NOTES = frozenset(
     "note notes file files page pages document documents entries everything vault vaults".split()  # noqa: SIM905
 )
 _SUMMARY = frozenset("summarize summarise summary summaries overview recap".split())  # noqa: SIM905
+# what asks for the notes themselves, not about them ("Tell me about my notes" is too vague)
+_ASKS_FOR = frozenset(
+    "have got many number count list show all every everything kept saved there".split()  # noqa: SIM905
+)
 
 
 def asks_for_every_note(question: str) -> bool:
     """Whether ``question`` (with no scope written in it) asks for nothing but the notes of
-    the searched vaults: it names them ("notes", "files", "everything", "my vault"), holds
-    no other word than a listing's (:data:`LISTING_WORDS`) and asks no summary."""
+    the searched vaults: it names them ("notes", "files", "everything", "my vault") and asks
+    for them ("have", "how many", "list", "show", "all"), holds no other word than a
+    listing's (:data:`LISTING_WORDS`) and asks no summary."""
     words = tokenize(question)
     return (
         any(w in _NAMES_NOTES for w in words)
+        and any(w in _ASKS_FOR for w in words)
         and not any(w in _SUMMARY for w in words)
         and all(t in LISTING_WORDS or t in ("vault", "vaults") for t in query_terms(question))
     )
