@@ -36,6 +36,7 @@ from notecite.ingest.parse import MARKDOWN_EXT
 from notecite.retrieve.aliases import with_named
 from notecite.retrieve.frontmatter import no_matching_notes_answer
 from notecite.retrieve.implied import implied_terms
+from notecite.retrieve.listing import asks_for_every_note
 from notecite.retrieve.retriever import Candidate
 from notecite.retrieve.salient import not_mentioned_answer, nothing_found_answer
 from notecite.retrieve.stage import Retrieved
@@ -280,7 +281,8 @@ class AskPipeline:
             response.debug = debug if request.debug else None
             return response
 
-        if not query_terms(request.question):
+        # "What notes do I have?" has no word to search, but asks for the notes themselves
+        if not query_terms(request.question) and not asks_for_every_note(request.question):
             return finish(
                 AskResponse(
                     answer=AMBIGUOUS_ANSWER, abstained=True, abstain_reason="ambiguous_question"

@@ -111,10 +111,11 @@ def test_a_question_with_something_to_find_is_searched_not_listed(
     assert llm.answer_calls  # the model answers it from what the search found
     assert response.debug is not None
     assert response.debug.strategy != "listing"
-    # with no tag, folder or filter there is no scope to list
+    # with no tag, folder or filter the searched vaults are listed whole
     unscoped = engine.ask(AskRequest(question="What notes do I have?", debug=True))
     assert unscoped.debug is not None
-    assert unscoped.debug.strategy != "listing"
+    assert unscoped.debug.strategy == "listing"
+    assert unscoped.answer.split(":")[0].endswith(" notes in me")
 
 
 def test_a_tag_no_note_carries_is_no_listing(engine: Engine) -> None:

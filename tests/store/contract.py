@@ -467,6 +467,40 @@ class StoreContract(OpenedStore):
         assert store.chunks_holding(["[ ]"], SearchFilter(folders=("projects",)), 10) == []
         assert store.chunks_holding([], flt, 10) == []
 
+    def test_chunks_mentioning_a_phrase_in_any_case_newest_notes_first(
+        self, store: Store, corpus: dict[str, Vault]
+    ) -> None:
+        main = corpus["main"]
+        for rel_path, day, title, texts in (
+            ("trips/old.md", 1, "Kasia trip", ["Dinner with KASIA.", "pg16-main is up"]),
+            ("trips/new.md", 9, "Lisbon", ["intro", "Kasia's flight", "Kasia again"]),
+            ("trips/cafe.md", 5, "Café", ["The Café Kasiak opens", "met José"]),
+            ("trips/boilers.md", 3, "Home", ["Two boilers were serviced"]),
+        ):
+            store.replace_note(
+                make_record(main, rel_path, title=title, when=datetime(2026, 3, day, tzinfo=UTC)),
+                [make_chunk(rel_path, i, text) for i, text in enumerate(texts)],
+            )
+        flt = SearchFilter(vault_ids=(main.id,))
+
+        def texts(phrase: str, limit: int = 10) -> list[str]:
+            rowids = store.chunks_mentioning(phrase, flt, limit)
+            found = store.fetch_chunks(rowids)
+            return [found[r].text for r in rowids]
+
+        assert texts("kasia") == ["Kasia's flight", "Kasia again", "Dinner with KASIA."]
+        assert texts("Kasia", 2) == ["Kasia's flight", "Kasia again"]
+        assert texts("PG16-main") == ["pg16-main is up"]
+        assert texts("pg16 main") == ["pg16-main is up"]
+        assert texts("main pg16") == []
+        assert texts("cafe") == ["The Café Kasiak opens"]
+        assert texts("jose") == ["met José"]
+        assert texts("boiler") == ["Two boilers were serviced"]
+        assert texts("Lisbon") == []  # a title is not the text
+        assert store.chunks_mentioning("kasia", SearchFilter(folders=("projects",)), 10) == []
+        assert store.chunks_mentioning("?!", flt, 10) == []
+        assert store.chunks_mentioning("kasia", flt, 0) == []
+
     def test_lexical_search_of_nothing(self, store: Store, corpus: dict[str, Vault]) -> None:
         assert store.lexical_search("  ?! ", SearchFilter(), 10) == []
         assert store.lexical_search("budget", SearchFilter(), 0) == []

@@ -45,6 +45,7 @@ from notecite.pipeline import (
 from notecite.retrieve.aliases import with_named
 from notecite.retrieve.frontmatter import no_matching_notes_answer
 from notecite.retrieve.implied import implied_terms
+from notecite.retrieve.listing import asks_for_every_note
 from notecite.retrieve.retriever import Candidate
 from notecite.retrieve.salient import not_mentioned_answer, nothing_found_answer
 from notecite.retrieve.stage import Retrieved
@@ -145,7 +146,8 @@ class ChatService:
         retrieval_ms = 0.0
         if settings.enable_rag and history and self._chat.condense_follow_ups:
             query = condense(llm, history, request.message)
-        if settings.enable_rag and query_terms(query.query):  # else nothing to search for
+        # else nothing to search for, unless it asks for the notes ("What notes do I have?")
+        if settings.enable_rag and (query_terms(query.query) or asks_for_every_note(query.query)):
             started = time.perf_counter()
             retrieved = self._retrieve(
                 AskRequest(

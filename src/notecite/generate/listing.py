@@ -7,7 +7,9 @@ cited by its own source id, with the first line of its text (a gist of what it i
 "What are my open todos?" (:mod:`notecite.retrieve.tasks`) is answered by the open tasks
 of the notes, newest notes first, each cited at its own line; "Which notes link to the PG16
 upgrade?" (:mod:`notecite.retrieve.backlinks`) by the notes that link to it, newest first,
-each cited at the line of its link. No model writes any of them, so nothing in them can be
+each cited at the line of its link; "Which notes mention Kasia?"
+(:mod:`notecite.retrieve.mentioning`) by the notes whose text holds it, newest first, each
+cited at its first line that does. No model writes any of them, so nothing in them can be
 unsupported.
 """
 
@@ -23,6 +25,7 @@ from notecite.generate.context import ContextPiece
 from notecite.generate.grounding import SupportLine
 from notecite.retrieve.backlinks import LinkedTo
 from notecite.retrieve.listing import Listing
+from notecite.retrieve.mentioning import around_mention, first_mention
 from notecite.retrieve.tasks import TASKS_LISTED_AT_MOST, mentions_owner, open_tasks
 
 GIST_CHARS = 100
@@ -234,11 +237,58 @@ def backlinks_answer(
     )
 
 
+def mentions_text(notes: Sequence[tuple[str, str]], thing: str, scope: str, total: int) -> str:
+    """ "2 notes mention "Kasia":" and one line per (note name, its first line that holds
+    it), each cited ``[Nk]`` in order."""
+    thing = _MARKER.sub("", thing).strip()
+    where = f" {scope}" if scope else ""
+    verb = "mentions" if total == 1 else "mention"
+    head = f'{total} {"note" if total == 1 else "notes"}{where} {verb} "{thing}"'
+    if len(notes) < total:
+        head += f"; the {len(notes)} newest"
+    lines = [f"{head}:"]
+    for i, (title, line) in enumerate(notes, start=1):
+        about = _cut(around_mention(plain_line(line), thing, GIST_CHARS))
+        about = _MARKER.sub("", about).strip()
+        title = _MARKER.sub("", title).strip()
+        lines.append(f"- {title}: {about} [N{i}]" if about else f"- {title} [N{i}]")
+    return "\n".join(lines)
+
+
+def mentions_answer(
+    pieces: Sequence[ContextPiece], thing: str, scope: str, total: int
+) -> CitedAnswer:
+    """The notes ``pieces`` stand for (one piece a note that mentions ``thing``, newest
+    first; ``total`` mention it in all), each a source cited at its first line that holds
+    ``thing`` (:func:`~notecite.retrieve.mentioning.first_mention`)."""
+    sources: list[ContextSource] = []
+    support: dict[str, SupportLine] = {}
+    listed: list[tuple[str, str]] = []
+    for i, piece in enumerate(pieces, start=1):
+        cid = f"N{i}"
+        lines = piece.text.split("\n")
+        index = first_mention(piece.text, thing, piece.properties) or 0
+        line = piece.line_start + index if piece.line_start else 0
+        sources.append(_source(cid, piece, lines[index], line))
+        support[cid] = SupportLine(cid, lines[index].strip(), line, 1.0)
+        listed.append((_name(piece), lines[index]))
+    return CitedAnswer(
+        text=mentions_text(listed, thing, scope, max(total, len(listed))),
+        outcome="answered",
+        sources=tuple(sources),
+        members={s.cid: [p.index] for s, p in zip(sources, pieces, strict=True)},
+        cited=tuple(s.cid for s in sources),
+        support=support,
+    )
+
+
 def listed_answer(pieces: Sequence[ContextPiece], listing: Listing) -> CitedAnswer:
     """The answer ``listing`` asks for: the open tasks of ``pieces``, the notes linking to
-    a note, or the notes they stand for."""
+    a note, the notes mentioning something, or the notes they stand for."""
     if listing.linked_to is not None:
         return backlinks_answer(pieces, listing.linked_to, listing.scope, listing.total)
+    if listing.mentioned is not None:
+        return mentions_answer(pieces, listing.mentioned, listing.scope, listing.total)
     if listing.tasks:
         return tasks_answer(
             pieces, listing.scope, listing.total, TASKS_LISTED_AT_MOST, listing.owners

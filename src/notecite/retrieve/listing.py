@@ -9,6 +9,12 @@ notes of the scope do. Such a question is answered with the list of those notes,
 
 Only the words below may be left for a question to be a listing: a single word that says
 what to find ("What notes tagged #sre mention Kafka?") makes it a question for the search.
+
+A question with no scope written in it is a listing of the searched vaults whole when it
+names the notes themselves and asks nothing else (:func:`asks_for_every_note`): "How many
+notes do I have?", "What notes do I have?", "List all my notes", "Show me everything in my
+notes". "What notes should I take in a meeting?" or "How many notes does Dendron support?"
+hold another word and are searched; a summary of every note ("Summarize my notes") is too.
 """
 
 from __future__ import annotations
@@ -18,7 +24,7 @@ from dataclasses import dataclass
 
 from notecite.filters.model import Condition
 from notecite.retrieve.backlinks import LinkedTo
-from notecite.retrieve.terms import query_terms
+from notecite.retrieve.terms import query_terms, tokenize
 
 LISTING_WORDS = frozenset(
     """
@@ -51,6 +57,9 @@ class Listing:
         linked_to: the question asks which notes link to a note
             (:mod:`notecite.retrieve.backlinks`): ``total`` counts them, and this says
             the note and the line of each link listed.
+        mentioned: the question asks which notes mention this
+            (:mod:`notecite.retrieve.mentioning`): ``total`` counts them, and each is
+            cited at its first line that holds it.
     """
 
     scope: str
@@ -58,6 +67,7 @@ class Listing:
     tasks: bool = False
     owners: tuple[str, ...] = ()
     linked_to: LinkedTo | None = None
+    mentioned: str | None = None
 
 
 def asks_for_listing(question: str, filters: Sequence[str] = ()) -> bool:
@@ -66,6 +76,30 @@ def asks_for_listing(question: str, filters: Sequence[str] = ()) -> bool:
     for written in filters:
         question = question.replace(written, " ")
     return all(term in LISTING_WORDS for term in query_terms(question))
+
+
+_NAMES_NOTES = frozenset(
+    "note notes file files page pages document documents entries everything vault vaults".split()  # noqa: SIM905
+)
+_SUMMARY = frozenset("summarize summarise summary summaries overview recap".split())  # noqa: SIM905
+# what asks for the notes themselves, not about them ("Tell me about my notes" is too vague)
+_ASKS_FOR = frozenset(
+    "have got many number count list show all every everything kept saved there".split()  # noqa: SIM905
+)
+
+
+def asks_for_every_note(question: str) -> bool:
+    """Whether ``question`` (with no scope written in it) asks for nothing but the notes of
+    the searched vaults: it names them ("notes", "files", "everything", "my vault") and asks
+    for them ("have", "how many", "list", "show", "all"), holds no other word than a
+    listing's (:data:`LISTING_WORDS`) and asks no summary."""
+    words = tokenize(question)
+    return (
+        any(w in _NAMES_NOTES for w in words)
+        and any(w in _ASKS_FOR for w in words)
+        and not any(w in _SUMMARY for w in words)
+        and all(t in LISTING_WORDS or t in ("vault", "vaults") for t in query_terms(question))
+    )
 
 
 def scope_words(conditions: Sequence[Condition], folders: Sequence[str]) -> str:

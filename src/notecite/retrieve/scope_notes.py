@@ -7,7 +7,9 @@ found among them (:mod:`notecite.retrieve.alias_lookup`). :class:`ScopeNotes` fi
 all the same way: the first chunk of each most recent note of each scope, within the
 request's frontmatter filters. A question that asks only for what is still to do gets the
 chunks holding the scope's open tasks (:mod:`notecite.retrieve.tasks`); one that asks which
-notes link to a note gets the chunks holding those links (:mod:`notecite.retrieve.backlinks`).
+notes link to a note gets the chunks holding those links (:mod:`notecite.retrieve.backlinks`);
+one that asks which notes mention something gets the chunks that first hold its words
+(:mod:`notecite.retrieve.mentioning`).
 """
 
 from __future__ import annotations
@@ -28,6 +30,11 @@ from notecite.retrieve.backlinks import (
 )
 from notecite.retrieve.folders import Scope, resolve_user_folder
 from notecite.retrieve.listing import LISTED_AT_MOST, Listing, scope_words
+from notecite.retrieve.mentioning import (
+    MENTION_CHUNKS_AT_MOST,
+    MENTIONS_LISTED_AT_MOST,
+    first_mention,
+)
 from notecite.retrieve.retriever import Candidate
 from notecite.retrieve.tasks import (
     TASK_CHUNKS_AT_MOST,
@@ -107,7 +114,8 @@ class ScopeNotes:
         total = len(self.first_chunks(scopes, LISTING_COUNT_LIMIT))
         notes = self.recent(scopes, LISTED_AT_MOST)
         labels = [s.label for s in scopes if s.folder]
-        return notes, Listing(scope_words(self._conditions, labels), total)
+        said = scope_words(self._conditions, labels)
+        return notes, Listing(said or f"in {' and '.join(v.name for v in self._vaults)}", total)
 
     def open_tasks(
         self, folders: Sequence[str], owners: Sequence[str] = ()
@@ -142,6 +150,32 @@ class ScopeNotes:
         if owners:
             said = " ".join([f"for {' and '.join(name.title() for name in owners)}", said])
         return kept, Listing(said.strip(), total, tasks=True, owners=tuple(owners))
+
+    def mentioning(self, folders: Sequence[str], thing: str) -> tuple[list[Candidate], Listing]:
+        """The chunk holding the first line that mentions ``thing``
+        (:func:`~notecite.retrieve.mentioning.first_mention`) of each note of the request's
+        scope (its ``folders``, else each vault whole) that holds it, newest notes first, at
+        most :data:`~notecite.retrieve.mentioning.MENTIONS_LISTED_AT_MOST`, and the scope in
+        words with how many notes mention it."""
+        scopes = self.scopes(folders)
+        rowids: dict[int, None] = {}
+        for scope in scopes:
+            flt = self._filter(scope)
+            rowids.update(
+                dict.fromkeys(self._store.chunks_mentioning(thing, flt, MENTION_CHUNKS_AT_MOST))
+            )
+        chunks = self._store.fetch_chunks(list(rowids))
+        first: dict[tuple[str, str], StoredChunk] = {}
+        for rowid in rowids:  # each note's chunks come in note order
+            chunk = chunks.get(rowid)
+            if chunk is None or (chunk.vault, chunk.rel_path) in first:
+                continue
+            if first_mention(chunk.text, thing) is not None:
+                first[(chunk.vault, chunk.rel_path)] = chunk
+        ordered = sorted(first.values(), key=lambda c: -(c.note_date or _NO_DATE).timestamp())
+        kept = [Candidate.unscored(c) for c in ordered[:MENTIONS_LISTED_AT_MOST]]
+        said = scope_words(self._conditions, [s.label for s in scopes if s.folder])
+        return kept, Listing(said, len(ordered), mentioned=thing)
 
     def dated(self, folders: Sequence[str], period: TimeRange, k: int) -> list[Candidate]:
         """The first chunk of each of the ``k`` most recent notes of the request's scope

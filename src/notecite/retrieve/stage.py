@@ -10,7 +10,7 @@ The steps it takes in turn live in their own modules: the question as it is sear
 (:mod:`~notecite.retrieve.searched_question`), the folders searched
 (:mod:`~notecite.retrieve.folder_scopes`), the notes of a scope found without a search
 (:mod:`~notecite.retrieve.scope_notes`: a listing, the open tasks, the notes linking to a
-note, the notes of a day), the
+note, the notes mentioning something, the notes of a day), the
 terms the notes mention
 (:mod:`~notecite.retrieve.mentions`) and the notes a question names by an alias
 (:mod:`~notecite.retrieve.alias_lookup`).
@@ -39,7 +39,8 @@ from notecite.retrieve.folder_scopes import FolderScopes, rank_folders_by_scores
 from notecite.retrieve.folders import Scope, resolve_user_folder
 from notecite.retrieve.frontmatter import no_note_left, request_filters
 from notecite.retrieve.latest import asks_for_latest, latest_first
-from notecite.retrieve.listing import Listing, asks_for_listing
+from notecite.retrieve.listing import Listing, asks_for_every_note, asks_for_listing
+from notecite.retrieve.mentioning import asked_mention
 from notecite.retrieve.mentions import MentionLookup
 from notecite.retrieve.parts import question_parts
 from notecite.retrieve.rerank import final_score, lexical_score
@@ -73,6 +74,10 @@ listed."""
 BACKLINKS = "backlinks"
 """The strategy of a question that asks which notes link to a note: they are listed, each
 at the line of its link."""
+
+MENTIONS = "mentions"
+"""The strategy of a question that asks which notes mention something: they are listed,
+each at its first line that holds it."""
 
 PARTIAL_VECTORS = "+keyword_only_for_waiting_notes"
 """Appended to the strategy while some searched notes still wait for their vectors (a first
@@ -333,12 +338,19 @@ class RetrievalStage:
             linking = self._backlinks(request.folders, said, scope_notes, debug)
             if linking is not None:
                 return linking
+        thing = asked_mention(request.question, written)
+        if thing is not None:
+            mentioning = self._mentioning(request.folders, thing, scope_notes, debug)
+            if mentioning is not None:
+                return mentioning
         period = asks_of_a_time(request.question)
         if period is not None:
             dated = self._notes_of_a_time(request.folders, scope_notes, period, debug)
             if dated is not None:
                 return dated
         if (written or request.folders) and asks_for_listing(request.question, written):
+            return self._listing(request.folders, scope_notes, debug)
+        if asks_for_every_note(request.question):  # "How many notes do I have?"
             return self._listing(request.folders, scope_notes, debug)
         query = self._embed_or_none(request.question, debug)
 
@@ -731,6 +743,24 @@ class RetrievalStage:
             "at index time, newest first, and nothing was searched"
         )
         return self._listed(kept, listing, BACKLINKS, debug)
+
+    def _mentioning(
+        self, folders: Sequence[str], thing: str, scope_notes: ScopeNotes, debug: DebugInfo
+    ) -> Retrieved | None:
+        """The notes of the request's scope that mention ``thing``, newest first, each at its
+        first line that holds it; None when none does (the question is then searched)."""
+        try:
+            kept, listing = scope_notes.mentioning(folders, thing)
+        except StoreError:
+            return None
+        where = f" {listing.scope}" if listing.scope else ""
+        debug.notes.append(
+            f"the question asks which notes mention {thing!r}: the {listing.total} notes"
+            f"{where} whose text holds it are listed, newest first, and nothing was searched"
+            if kept
+            else f"the question asks which notes mention {thing!r}: no note's text holds it"
+        )
+        return self._listed(kept, listing, MENTIONS, debug) if kept else None
 
     def _listed(
         self, kept: list[Candidate], listing: Listing, strategy: str, debug: DebugInfo

@@ -126,6 +126,11 @@ class Store(Protocol):
       filter, newest first; ``mentions`` gives the phrases (words in order, matched as the
       full-text index matches words) that occur in at least one chunk in the filter, or in
       a frontmatter value (a tag, an alias, a property) of a note in it.
+      ``chunks_holding`` gives the chunks in the filter whose text holds one of ``marks`` as
+      written (case and all); ``chunks_mentioning`` those whose text (not their title or
+      headings) holds the words of ``phrase`` one after the other, as the full-text index
+      reads words (in any case, accents folded, stemmed alike: "Boilers" for "boiler"); both
+      newest notes first (undated last) and in note order within each, at most ``limit``.
     - Links: ``replace_note`` keeps ``note.links`` (replaced on every write, removed with the
       note). ``linking_notes`` gives the lines of the notes in the filter whose links'
       targets are one of ``targets`` (as :class:`~notecite.types.NoteLink` records them),
@@ -201,6 +206,8 @@ class Store(Protocol):
     def chunks_holding(self, marks: Sequence[str], flt: SearchFilter, limit: int) -> list[int]: ...
 
     def mentions(self, phrases: Sequence[str], flt: SearchFilter) -> set[str]: ...
+
+    def chunks_mentioning(self, phrase: str, flt: SearchFilter, limit: int) -> list[int]: ...
 
     def linking_notes(
         self, targets: Sequence[str], flt: SearchFilter, limit: int

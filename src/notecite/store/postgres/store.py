@@ -700,6 +700,29 @@ class PostgresStore:
             rows = conn.execute(query, [self.tenant_id, *marks, *params, limit]).fetchall()
         return [int(r[0]) for r in rows]
 
+    def chunks_mentioning(self, phrase: str, flt: SearchFilter, limit: int) -> list[int]:
+        """The chunks in ``flt`` whose text holds the words of ``phrase`` in order, as the
+        full-text index reads words, newest notes first and in note order within each, at
+        most ``limit``."""
+        words = _PHRASE_WORD.findall(phrase)
+        if limit <= 0 or not words:
+            return []
+        where, params = filter_sql(flt)
+        # the GIN index finds the chunks that hold the words anywhere; the text's own words
+        # (weight C: not the title's or the headings') must hold them in order
+        query = sql.SQL(
+            "SELECT c.id FROM chunks c "
+            "JOIN notes n ON n.tenant_id = c.tenant_id AND n.id = c.note_id, "
+            + phrase_query_sql()
+            + " AS q(phrase) "
+            "WHERE c.tenant_id = %s AND c.tsv @@ q.phrase "
+            "AND ts_filter(c.tsv, '{{c}}') @@ q.phrase {} "
+            "ORDER BY n.note_ts DESC NULLS LAST, n.id DESC, c.chunk_index LIMIT %s"
+        ).format(where)
+        with self._tx() as conn:
+            rows = conn.execute(query, [" ".join(words), self.tenant_id, *params, limit]).fetchall()
+        return [int(r[0]) for r in rows]
+
     def linking_notes(
         self, targets: Sequence[str], flt: SearchFilter, limit: int
     ) -> list[LinkingLine]:

@@ -712,6 +712,29 @@ class SQLiteStore:
                 raise StoreError(f"chunk text query failed: {exc}") from exc
         return [int(r[0]) for r in rows]
 
+    def chunks_mentioning(self, phrase: str, flt: SearchFilter, limit: int) -> list[int]:
+        """The chunks in ``flt`` whose text holds the words of ``phrase`` in order, as the
+        full-text index reads words, newest notes first and in note order within each, at
+        most ``limit``."""
+        words = [w.lower() for w in _FTS_TOKEN.findall(phrase)]
+        if limit <= 0 or not words:
+            return []
+        match = 'text : "' + " ".join(w.replace('"', '""') for w in words) + '"'
+        where, params = _filter_sql(flt)
+        query = (
+            "SELECT c.id FROM chunks_fts f JOIN chunks c ON c.id = f.rowid "
+            "JOIN notes n ON n.id = c.note_id "
+            "JOIN vaults v ON v.id = c.vault_id AND v.tenant_id = ? "
+            f"WHERE chunks_fts MATCH ? {' '.join(where)} "
+            "ORDER BY n.note_ts DESC, n.id DESC, c.chunk_index LIMIT ?"
+        )
+        with self.db.read() as conn:
+            try:
+                rows = conn.execute(query, [self.tenant_id, match, *params, limit]).fetchall()
+            except sqlite3.Error as exc:
+                raise StoreError(f"full-text search failed: {exc}") from exc
+        return [int(r[0]) for r in rows]
+
     def linking_notes(
         self, targets: Sequence[str], flt: SearchFilter, limit: int
     ) -> list[LinkingLine]:
