@@ -250,3 +250,34 @@ def test_the_mark_of_left_out_lines_is_no_part_of_a_sentence() -> None:
         "birthday: 06-30",
         "Birthday **June 30**, dinner at the usual place.",
     ]
+
+
+DAY = (
+    ContextSource(
+        "N1",
+        "me",
+        "daily/2026-01-22.md",
+        "# Thursday 22 January 2026",
+        "Boiler service today. Priya arrived at 9:40.\nPaid £95 by card.\nBread in the oven.",
+    ),
+)
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["What did I do on 22 January?", "Summarize my week of 19 January 2026"],
+)
+def test_a_day_or_a_summary_is_answered_with_the_opening_sentences(question: str) -> None:
+    answer = ExtractiveLLM().generate(
+        GenerationRequest(messages=(), question=question, sources=DAY)
+    )
+    assert answer == (
+        f"{LABEL}\nBoiler service today [N1]. Priya arrived at 9:40 [N1]. Paid £95 by card [N1]."
+    )
+
+
+def test_a_summary_quotes_the_best_ranked_note_first() -> None:
+    answer = ExtractiveLLM(max_sentences=2).generate(request("Summarize the Apollo project"))
+    assert answer == (
+        f"{LABEL}\nThe Apollo launch is scheduled for March 14 [N1]. The room is booked [N1]."
+    )

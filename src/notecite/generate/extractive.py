@@ -14,9 +14,11 @@ from notecite.generate.base import ContextSource, GenerationRequest
 from notecite.generate.citations import FALLBACK_ANSWER
 from notecite.generate.evidence import GAP
 from notecite.generate.markup import code_roles, is_markup_or_link, split_outside_code, unwrap
+from notecite.generate.outline import asks_for_summary
 from notecite.generate.prompts import TOP_OF_NOTE, as_data
 from notecite.retrieve.releases import asks_when_released, is_release_note
 from notecite.retrieve.terms import query_terms, stem
+from notecite.retrieve.whole_note import asks_of_a_time
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 _IMAGE = re.compile(r"!\[[^\]]*\]\([^)]*\)")
@@ -138,6 +140,8 @@ def quote_sentences(
         if not _says_again(words, quoted):  # a changelog line copied into two notes
             picked.append((score, neg_rank, clean, source))
             quoted.append(words)
+    if asks_for_summary(question) or asks_of_a_time(question) is not None:
+        picked = _opening(sources, max_sentences)
     if not picked:
         return ""
     # one citation per section: sentences of one section cite its first block
@@ -154,6 +158,22 @@ def quote_sentences(
         )
         for _, _, text, source in picked
     )
+
+
+def _opening(
+    sources: Sequence[ContextSource], max_sentences: int
+) -> list[tuple[float, int, str, ContextSource]]:
+    """The first quotable sentences of the best-ranked source (then the next): what a
+    request to summarize a note, or to say what the notes of a day hold, is answered with.
+    The question's words are the note's name or a date, which its sentences seldom hold
+    ("What did I do on 22 January?" holds no word of the day's note)."""
+    opening: list[tuple[float, int, str, ContextSource]] = []
+    for rank, source in enumerate(sources):
+        for sentence in statements(source.text):
+            clean = _quotable(sentence)
+            if clean and len(opening) < max_sentences:
+                opening.append((0.0, -rank, clean, source))
+    return opening
 
 
 class ExtractiveLLM:
