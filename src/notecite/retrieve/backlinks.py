@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 from notecite.ingest.links import WIKILINK, link_target, names_of
 from notecite.ingest.links import reads_as_target as _reads_as_target
+from notecite.retrieve.terms import asked_part
 
 LINKS_LISTED_AT_MOST = 15
 """The linking notes an answer names; it says how many more link to the note."""
@@ -63,7 +64,6 @@ _ASKS = [
         rf"(?:notes?|pages?|files?)\s+(?:that\s+|which\s+)?{_VERB}\s+(?P<target>.+)$"
     ),
 ]
-_END = re.compile(r"[\s?.!]+$")
 _SCOPE_TAIL = re.compile(r"\s+(?:in|across|from)\s+(?:my\s+|the\s+)?(?:notes?|vaults?)$")
 _OPENING = re.compile(r"^(?:the|my|our|this|that|a|an)\s+")
 _NOUN = re.compile(r"\s+(?:note|page|file|entry|document)$")
@@ -73,15 +73,10 @@ _QUOTES = "\"'`\u201c\u201d\u2018\u2019*_"
 def asked_target(question: str) -> str | None:
     """The note ``question`` asks the backlinks of, as it says it ("the PG16 upgrade",
     "[[pg16-upgrade]]"), or None when it asks something else."""
-    text = " ".join(question.replace("\u2019", "'").split())
-    text = _END.sub("", text)
-    for pattern in _ASKS:
-        found = pattern.match(text.lower())
-        if found:
-            start, end = found.span("target")
-            target = _SCOPE_TAIL.sub("", text[start:end]).strip()
-            return target or None
-    return None
+    said = asked_part(question, _ASKS)
+    if said is None:
+        return None
+    return _SCOPE_TAIL.sub("", said).strip() or None
 
 
 def target_names(said: str) -> tuple[str, ...]:

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from notecite.filters.model import Condition
 from notecite.retrieve.backlinks import LinkedTo
-from notecite.retrieve.terms import query_terms, tokenize
+from notecite.retrieve.terms import query_terms, tokenize, without_written
 
 LISTING_WORDS = frozenset(
     """
@@ -73,9 +73,8 @@ class Listing:
 def asks_for_listing(question: str, filters: Sequence[str] = ()) -> bool:
     """Whether ``question`` asks for nothing but the notes, once the ``filters`` written in
     it are cut out (a question of filters alone, "#baking", is searched as written)."""
-    for written in filters:
-        question = question.replace(written, " ")
-    return all(term in LISTING_WORDS for term in query_terms(question))
+    words = query_terms(without_written(question, filters))
+    return all(term in LISTING_WORDS for term in words)
 
 
 _NAMES_NOTES = frozenset(

@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from notecite.retrieve.terms import fold
+from notecite.retrieve.terms import asked_part, fold, without_written
 
 MENTIONS_LISTED_AT_MOST = 15
 """The notes a mentions answer names; it says how many more hold the words."""
@@ -71,7 +71,6 @@ _ASKS = [
         rf"{_NOTES}\s+(?:(?:that|which)\s+{_VERB}|{_VERB_ING})\s+(?P<target>.+)$"
     ),
 ]
-_END = re.compile(r"[\s?.!]+$")
 _SCOPE_TAIL = re.compile(r"\s+(?:in|across|from)\s+(?:all\s+)?(?:my\s+|the\s+)?(?:notes?|vaults?)$")
 _OPENING = re.compile(r"^(?:the|a|an|my|our)\s+", re.IGNORECASE)
 _QUOTES = "\"'`\u201c\u201d\u2018\u2019*_[]"
@@ -89,16 +88,8 @@ def asked_mention(question: str, filters: Sequence[str] = ()) -> str | None:
     """What ``question`` asks the notes mentioning of, as it writes it without an opening
     article, quotes or a closing "in my notes" ("Kasia", "boiler", "pg16-main"), once the
     ``filters`` written in it are cut out; None when it asks something else."""
-    for written in filters:
-        question = question.replace(written, " ")
-    text = " ".join(question.replace("\u2019", "'").split())
-    text = _END.sub("", text)
-    for pattern in _ASKS:
-        found = pattern.match(text.lower())
-        if found:
-            start, end = found.span("target")
-            return _thing(text[start:end])
-    return None
+    said = asked_part(without_written(question, filters), _ASKS)
+    return None if said is None else _thing(said)
 
 
 def _thing(said: str) -> str | None:

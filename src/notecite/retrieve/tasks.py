@@ -16,7 +16,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from notecite.retrieve.terms import POSSESSIVE_NAME, STOPWORDS, names_someone
+from notecite.retrieve.terms import POSSESSIVE_NAME, STOPWORDS, names_someone, without_written
 
 TASKS_LISTED_AT_MOST = 20
 """The open tasks an answer names; it says how many more the scope holds."""
@@ -85,9 +85,7 @@ def asks_for_open_tasks(question: str, filters: Sequence[str] = ()) -> bool:
     names them ("todos", "to-do list", "action items", or "tasks" with a word such as
     "open", "left", "unfinished", or as "my tasks"), and holds no other word than stopwords
     and the words of such a question."""
-    for written in filters:
-        question = question.replace(written, " ")
-    question = _OWNER.sub(" ", question)
+    question = _OWNER.sub(" ", without_written(question, filters))
     text = _TODO.sub(" todo ", question.lower().replace("\u2019", "'"))
     words = _WORD.findall(text)
     said = [w for w in words if w not in STOPWORDS]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 from functools import lru_cache
 
 from notecite.spelling import american
@@ -43,6 +44,30 @@ def possessive_names(text: str) -> list[str]:
     order; not "What's", "Today's", "Everyone's"."""
     names = (name.lower() for name in POSSESSIVE_NAME.findall(text))
     return [name for name in names if names_someone(name)]
+
+
+def without_written(question: str, filters: Sequence[str]) -> str:
+    """``question`` with each filter as written in it ("#baking", "type:meeting") cut out."""
+    for written in filters:
+        question = question.replace(written, " ")
+    return question
+
+
+_QUESTION_END = re.compile(r"[\s?.!]+$")
+
+
+def asked_part(question: str, patterns: Sequence[re.Pattern[str]]) -> str | None:
+    """The part of ``question`` that the first of ``patterns`` (each matching a question's
+    lower case, with a ``target`` group) to match names, as the question writes it (its
+    spaces made one, a curly apostrophe straight, its closing marks dropped); None when no
+    pattern matches."""
+    text = _QUESTION_END.sub("", " ".join(question.replace("\u2019", "'").split()))
+    for pattern in patterns:
+        found = pattern.match(text.lower())
+        if found:
+            start, end = found.span("target")
+            return text[start:end]
+    return None
 
 
 def tokenize(text: str) -> list[str]:
