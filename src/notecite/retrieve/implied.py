@@ -14,6 +14,7 @@ questions: the line is chosen once its chunk is found.)
 
 from __future__ import annotations
 
+import calendar
 import re
 
 _SET = (
@@ -78,16 +79,11 @@ _SAYS_ATTENDEES = re.compile(r"\b(?:attendees|participants)\b", re.IGNORECASE)
 
 # "Sunday" in a question, "Sun 19 — Sintra" in a trip's plan by day: a weekday is written
 # short in notes (a heading of a day, a table of a week)
-_WEEKDAY = re.compile(r"\b(mon|tues|wednes|thurs|fri|satur|sun)days?\b", re.IGNORECASE)
 _SHORT_WEEKDAY = {
-    "mon": "mon",
-    "tues": "tue",
-    "wednes": "wed",
-    "thurs": "thu",
-    "fri": "fri",
-    "satur": "sat",
-    "sun": "sun",
+    day.lower(): short.lower()
+    for day, short in zip(calendar.day_name, calendar.day_abbr, strict=True)
 }
+_WEEKDAY = re.compile(rf"\b({'|'.join(_SHORT_WEEKDAY)})s?\b", re.IGNORECASE)
 
 
 def implied_terms(question: str) -> tuple[str, ...]:

@@ -348,9 +348,8 @@ class RetrievalStage:
             dated = self._notes_of_a_time(request.folders, scope_notes, period, debug)
             if dated is not None:
                 return dated
-        if (written or request.folders) and asks_for_listing(request.question, written):
-            return self._listing(request.folders, scope_notes, debug)
-        if asks_for_every_note(request.question):  # "How many notes do I have?"
+        scoped = (written or request.folders) and asks_for_listing(request.question, written)
+        if scoped or asks_for_every_note(request.question):  # "How many notes do I have?"
             return self._listing(request.folders, scope_notes, debug)
         query = self._embed_or_none(request.question, debug)
 
