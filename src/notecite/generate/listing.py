@@ -79,14 +79,19 @@ def listing_text(notes: Sequence[tuple[str, str]], scope: str, total: int) -> st
     head = f"{total} {noun} {scope}".rstrip()
     if len(notes) < total:
         head += f"; the {len(notes)} newest"
+    return "\n".join([f"{head}:", *_note_lines(notes)])
+
+
+def _note_lines(notes: Sequence[tuple[str, str]]) -> list[str]:
+    """One line per (note name, what it says), each cited ``[Nk]`` in order: "- Slow Bread:
+    About fermentation time. [N1]" (a citation marker the note writes left out)."""
     plain = [
         (_MARKER.sub("", name).strip(), _MARKER.sub("", about).strip()) for name, about in notes
     ]
-    lines = [
+    return [
         f"- {name}: {about} [N{i}]" if about else f"- {name} [N{i}]"
         for i, (name, about) in enumerate(plain, start=1)
     ]
-    return "\n".join([f"{head}:", *lines])
 
 
 def _source(cid: str, piece: ContextPiece, text: str, line_start: int) -> ContextSource:
@@ -186,12 +191,14 @@ def backlinks_text(
         head = f"{total} {'note' if total == 1 else 'notes'}{where} {verb} to {name}"
         if len(notes) < total:
             head += f"; the {len(notes)} newest"
-        lines = [f"{head}:"]
-        for i, (title, line, links) in enumerate(notes, start=1):
-            more = f" ({links} links)" if links > 1 else ""
-            about = _MARKER.sub("", _cut(plain_line(line))).strip()
-            title = _MARKER.sub("", title).strip()
-            lines.append(f"- {title}{more}: {about} [N{i}]" if about else f"- {title} [N{i}]")
+        said = [
+            (
+                _MARKER.sub("", title).strip() + (f" ({links} links)" if links > 1 else ""),
+                _cut(plain_line(line)),
+            )
+            for title, line, links in notes
+        ]
+        lines = [f"{head}:", *_note_lines(said)]
     if unread:
         noun = "note was" if unread == 1 else "notes were"
         lines.append(
@@ -246,13 +253,10 @@ def mentions_text(notes: Sequence[tuple[str, str]], thing: str, scope: str, tota
     head = f'{total} {"note" if total == 1 else "notes"}{where} {verb} "{thing}"'
     if len(notes) < total:
         head += f"; the {len(notes)} newest"
-    lines = [f"{head}:"]
-    for i, (title, line) in enumerate(notes, start=1):
-        about = _cut(around_mention(plain_line(line), thing, GIST_CHARS))
-        about = _MARKER.sub("", about).strip()
-        title = _MARKER.sub("", title).strip()
-        lines.append(f"- {title}: {about} [N{i}]" if about else f"- {title} [N{i}]")
-    return "\n".join(lines)
+    said = [
+        (title, _cut(around_mention(plain_line(line), thing, GIST_CHARS))) for title, line in notes
+    ]
+    return "\n".join([f"{head}:", *_note_lines(said)])
 
 
 def mentions_answer(
