@@ -27,13 +27,15 @@ FINGERPRINTS = {
     3: "0c0c8beaa4991c7350e6272ef4791fadb5a189173d1c62df4d28ad068d1ced19",
     4: "4ca34f0060b868b8c2e92283b0e6ca0bf1fd0788aea129f2eed7c4b5c8527bd8",
     5: "30147b09cfc915567baab493b8c13945c0c4a5deae07272d6753126d707f2b1a",
+    6: "d02fa2a48781ca0a26f6032e8fb91fcd422974c16d0275e38a1cb9636af726c3",
 }
 MTIME = datetime(2024, 1, 1, tzinfo=UTC)
 
 
 def fingerprint(*vaults: Path) -> str:
-    """sha256 over every chunk (path, section, lines, texts) of every markdown note, and
-    from version 5 on, over every link it makes (target, line, quote)."""
+    """sha256 over every chunk (path, section, lines, texts) of every markdown note, from
+    version 5 on over every link it makes (target, line, quote), and from version 6 on over
+    its dates (created, updated)."""
     counter = HashEmbedder()
     config = ChunkerConfig(max_tokens=counter.max_tokens, overlap_tokens=32)
     digest = hashlib.sha256()
@@ -53,6 +55,9 @@ def fingerprint(*vaults: Path) -> str:
                 digest.update("\0".join(fields).encode() + b"\1")
             for link in note.links:
                 digest.update(f"{link.target}\0{link.line}\0{link.line_text}".encode() + b"\2")
+            digest.update(
+                f"{note.created.isoformat()}\0{note.updated.isoformat()}".encode() + b"\3"
+            )
     return digest.hexdigest()
 
 

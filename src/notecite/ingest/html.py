@@ -7,6 +7,7 @@ from datetime import datetime
 from html.parser import HTMLParser
 from pathlib import PurePosixPath
 
+from notecite.ingest.name_dates import date_in_name
 from notecite.ingest.sections import split_sections
 from notecite.types import DocType, ParsedNote
 
@@ -96,6 +97,7 @@ def parse_html(rel_path: str, html: str, mtime: datetime) -> ParsedNote:
     if not title:
         first_heading = next((ln for ln in text.split("\n") if ln.startswith("# ")), "")
         title = first_heading[2:].strip() or PurePosixPath(rel_path).stem
+    dated = date_in_name(rel_path) or mtime
     return ParsedNote(
         rel_path=rel_path,
         doc_type=DocType.HTML,
@@ -103,8 +105,8 @@ def parse_html(rel_path: str, html: str, mtime: datetime) -> ParsedNote:
         description="",
         keywords=(),
         note_type=None,
-        created=mtime,
-        updated=mtime,
+        created=dated,
+        updated=dated,
         frontmatter={},
         sections=split_sections(text),
     )

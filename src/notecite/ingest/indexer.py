@@ -45,7 +45,8 @@ _EMBED_BATCH = 64
 # carries it, so a note indexed under another value is parsed again on the next run even
 # though its file did not change; chunk texts that come out the same keep their vectors.
 # 5: a note's links are recorded (notes indexed before have none until parsed again).
-PARSE_VERSION = 5
+# 6: a note with no date in its frontmatter is dated by a date in its file name.
+PARSE_VERSION = 6
 _HASH_PREFIX = f"p{PARSE_VERSION}:"
 
 

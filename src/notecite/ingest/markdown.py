@@ -17,6 +17,7 @@ from notecite.ingest.frontmatter import (
     to_json_safe,
 )
 from notecite.ingest.links import VAULT_PREFIX, WIKILINK, note_links, reads_as_target
+from notecite.ingest.name_dates import date_in_name
 from notecite.ingest.sections import split_sections
 from notecite.ingest.variables import substitute_variables
 from notecite.types import DocType, ParsedNote, Section
@@ -79,7 +80,9 @@ def parse_markdown(rel_path: str, text: str, mtime: datetime) -> ParsedNote:
     read = dict(enumerate(body.split("\n"), start=offset))
     sections = split_sections(body, first_line=offset + 1)
     title = first_str(meta, "title", "name") or _first_h1(sections) or PurePosixPath(rel_path).stem
-    created = parse_date(meta.get("created")) or parse_date(meta.get("date"))
+    created = (
+        parse_date(meta.get("created")) or parse_date(meta.get("date")) or date_in_name(rel_path)
+    )
     updated = parse_date(meta.get("updated")) or parse_date(meta.get("modified"))
     return ParsedNote(
         rel_path=rel_path,

@@ -8,6 +8,7 @@ from datetime import datetime
 from pathlib import PurePosixPath
 
 from notecite.errors import ParseError
+from notecite.ingest.name_dates import date_in_name
 from notecite.types import DocType, ParsedNote, Section
 
 logger = logging.getLogger(__name__)
@@ -41,6 +42,7 @@ def parse_pdf(rel_path: str, data: bytes, mtime: datetime) -> ParsedNote:
                 Section((f"Page {number}",), line, line + len(lines) - 1, "\n".join(lines))
             )
             line += len(lines)
+    dated = date_in_name(rel_path) or mtime
     return ParsedNote(
         rel_path=rel_path,
         doc_type=DocType.PDF,
@@ -48,8 +50,8 @@ def parse_pdf(rel_path: str, data: bytes, mtime: datetime) -> ParsedNote:
         description="",
         keywords=(),
         note_type=None,
-        created=mtime,
-        updated=mtime,
+        created=dated,
+        updated=dated,
         frontmatter={"pages": len(pages)},
         sections=tuple(sections),
     )

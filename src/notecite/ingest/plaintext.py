@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from pathlib import PurePosixPath
 
+from notecite.ingest.name_dates import date_in_name
 from notecite.types import DocType, ParsedNote, Section
 
 
@@ -16,6 +17,7 @@ def parse_text(rel_path: str, text: str, mtime: datetime) -> ParsedNote:
     if filled:
         first, last = filled[0], filled[-1]
         sections = (Section((), first + 1, last + 1, "\n".join(lines[first : last + 1])),)
+    dated = date_in_name(rel_path) or mtime
     return ParsedNote(
         rel_path=rel_path,
         doc_type=DocType.TEXT,
@@ -23,8 +25,8 @@ def parse_text(rel_path: str, text: str, mtime: datetime) -> ParsedNote:
         description="",
         keywords=(),
         note_type=None,
-        created=mtime,
-        updated=mtime,
+        created=dated,
+        updated=dated,
         frontmatter={},
         sections=sections,
     )
