@@ -281,3 +281,16 @@ def test_a_summary_quotes_the_best_ranked_note_first() -> None:
     assert answer == (
         f"{LABEL}\nThe Apollo launch is scheduled for March 14 [N1]. The room is booked [N1]."
     )
+
+
+def test_an_inline_field_is_quoted_for_its_value() -> None:
+    source = ContextSource(
+        "N1",
+        "notes",
+        "projects/garden-shed.md",
+        "# Garden shed",
+        "# Garden shed\nBudget:: £1,800\nBuilder:: Tom Hale\ndue:: 2026-04-15\n",
+    )
+    answer = _answer("What's the budget for the shed?", source)
+    assert "Budget:: £1,800 [N1]." in answer
+    assert "Tom Hale" not in answer  # the next field is a statement of its own

@@ -7,6 +7,7 @@ import pytest
 from notecite.generate.markup import (
     code_roles,
     compact,
+    is_field,
     is_markup,
     is_markup_or_link,
     names_section,
@@ -113,3 +114,26 @@ def test_code_roles_name_each_fence_and_the_lines_between() -> None:
     assert code_roles(lines) == ["text", "open", "code", "close", "text", "open", "code"]
     # a code span written with three backticks on one line opens nothing
     assert code_roles(["```x```", "text"]) == ["text", "text"]
+
+
+def test_an_inline_field_is_a_statement_of_its_own() -> None:
+    lines = [
+        "alias:: Tom, the builder",
+        "phone:: 07700 900123",
+        "a wrapped line of prose that",
+        "goes on here.",
+        "Builder:: Tom Hale",
+        "due:: 2026-04-15",
+        "the question is whether:: this wraps",
+    ]
+    texts = [u.text for u in unwrap(lines)]
+    assert texts[:3] == [
+        "alias:: Tom, the builder",
+        "phone:: 07700 900123",
+        "a wrapped line of prose that goes on here.",
+    ]
+    assert texts[3:5] == ["Builder:: Tom Hale", "due:: 2026-04-15"]
+    assert is_field("Budget:: £1,800")
+    assert is_field("  due:: 2026-04-15")
+    assert not is_field("due::")
+    assert not is_field("std::vector holds them")

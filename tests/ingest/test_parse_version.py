@@ -28,6 +28,8 @@ FINGERPRINTS = {
     4: "4ca34f0060b868b8c2e92283b0e6ca0bf1fd0788aea129f2eed7c4b5c8527bd8",
     5: "30147b09cfc915567baab493b8c13945c0c4a5deae07272d6753126d707f2b1a",
     6: "d02fa2a48781ca0a26f6032e8fb91fcd422974c16d0275e38a1cb9636af726c3",
+    # 7 reads highlights, callouts and "key:: value" lines, which these vaults do not write
+    7: "d02fa2a48781ca0a26f6032e8fb91fcd422974c16d0275e38a1cb9636af726c3",
 }
 MTIME = datetime(2024, 1, 1, tzinfo=UTC)
 

@@ -13,7 +13,13 @@ from notecite.config import GenerationSettings
 from notecite.generate.base import ContextSource, GenerationRequest
 from notecite.generate.citations import FALLBACK_ANSWER
 from notecite.generate.evidence import GAP
-from notecite.generate.markup import code_roles, is_markup_or_link, split_outside_code, unwrap
+from notecite.generate.markup import (
+    code_roles,
+    is_field,
+    is_markup_or_link,
+    split_outside_code,
+    unwrap,
+)
 from notecite.generate.outline import asks_for_summary
 from notecite.generate.prompts import TOP_OF_NOTE, as_data
 from notecite.retrieve.releases import asks_when_released, is_release_note
@@ -72,10 +78,13 @@ def statements(text: str) -> list[str]:
 
 def _quotable(sentence: str) -> str:
     """``sentence`` as it can be quoted: no image, bullet, task box or block id; "" when what
-    is left is markup, a bare link or too few words to say anything."""
+    is left is markup, a bare link or too few words to say anything (a field such as
+    "Budget:: £1,800" says its value)."""
     clean = _TASK_BOX.sub("", _IMAGE.sub("", sentence).strip().lstrip("-*>").strip())
     clean = _BLOCK_ID.sub("", clean).rstrip()
-    if len(clean) <= 12 or is_markup_or_link(clean) or len(clean.split()) < MIN_WORDS:
+    if is_markup_or_link(clean):
+        return ""
+    if not is_field(clean) and (len(clean) <= 12 or len(clean.split()) < MIN_WORDS):
         return ""
     return clean
 

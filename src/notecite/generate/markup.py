@@ -98,8 +98,21 @@ def split_outside_code(pattern: re.Pattern[str], text: str) -> list[str]:
     return [_HIDDEN.sub(lambda m: spans[int(m.group(1))], part) for part in pattern.split(hidden)]
 
 
-# a line that starts a block of its own: a list item, a heading, a quote, a table row, a fence
-_BLOCK_START = re.compile(r"^\s*(?:[-*+]\s|\d{1,3}[.)]\s|#|>|\||```|~~~)")
+# an inline field, Dataview's and Logseq's "due:: 2026-04-15": a line of its own
+_FIELD = r"[A-Za-z_][\w -]{0,40}::(?:\s|$)"
+# a line that starts a block of its own: a list item, a heading, a quote, a table row, a
+# fence, a field
+_BLOCK_START = re.compile(rf"^\s*(?:[-*+]\s|\d{{1,3}}[.)]\s|#|>|\||```|~~~|{_FIELD})")
+_FIELD_LINE = re.compile(rf"^{_FIELD}")
+_FILLED_FIELD = re.compile(r"^[A-Za-z_][\w -]{0,40}::[ \t]+\S")
+
+
+def is_field(line: str) -> bool:
+    """Is ``line`` an inline field with a value ("Budget:: £1,800"): a statement of its own,
+    however few its words."""
+    return bool(_FILLED_FIELD.match(line.strip()))
+
+
 # a line after which a new line is a new statement: a sentence's end, a lead-in's colon
 _STATEMENT_END = re.compile(r"[.!?:]['\")\]*_`]*$")
 
@@ -154,6 +167,7 @@ def unwrap(lines: Sequence[str]) -> list[Unwrapped]:
             bool(text)
             and text_line
             and not text.startswith(("#", "|"))
+            and not _FIELD_LINE.match(text)
             and not is_markup_or_link(text)
             and not _STATEMENT_END.search(text)
             and len(text.split()) > 1  # one word is a label ("duplicateSearchMode")

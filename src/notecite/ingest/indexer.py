@@ -46,7 +46,8 @@ _EMBED_BATCH = 64
 # though its file did not change; chunk texts that come out the same keep their vectors.
 # 5: a note's links are recorded (notes indexed before have none until parsed again).
 # 6: a note with no date in its frontmatter is dated by a date in its file name.
-PARSE_VERSION = 6
+# 7: highlights and callouts read as their words; leading "key:: value" lines as properties.
+PARSE_VERSION = 7
 _HASH_PREFIX = f"p{PARSE_VERSION}:"
 
 

@@ -16,8 +16,10 @@ from notecite.ingest.frontmatter import (
     split_frontmatter,
     to_json_safe,
 )
+from notecite.ingest.inline_markup import readable_inline_markup
 from notecite.ingest.links import VAULT_PREFIX, WIKILINK, note_links, reads_as_target
 from notecite.ingest.name_dates import date_in_name
+from notecite.ingest.page_properties import leading_properties
 from notecite.ingest.sections import split_sections
 from notecite.ingest.variables import substitute_variables
 from notecite.types import DocType, ParsedNote, Section
@@ -49,9 +51,20 @@ def readable_wikilinks(text: str) -> str:
 
 
 def _body_as_read(body: str, meta: dict[str, Any]) -> str:
-    """A note's body as the index reads it: frontmatter variables and wikilinks in their
-    readable form, every line where it was."""
-    return readable_wikilinks(substitute_variables(body, meta))
+    """A note's body as the index reads it: frontmatter variables, wikilinks, highlights and
+    callouts in their readable form, every line where it was."""
+    return readable_inline_markup(readable_wikilinks(substitute_variables(body, meta)))
+
+
+def _metadata(text: str) -> tuple[dict[str, Any], str, int]:
+    """(frontmatter, body, lines before the body) of a note, with the ``key:: value`` lines
+    that open its body read as frontmatter where the YAML does not give the key.
+
+    Raises:
+        ParseError: the YAML frontmatter is invalid.
+    """
+    meta, body, offset = split_frontmatter(text)
+    return {**leading_properties(body), **meta}, body, offset
 
 
 def lines_as_read(text: str) -> list[str]:
@@ -59,7 +72,7 @@ def lines_as_read(text: str) -> list[str]:
     numbered as in the file: a quote taken from a chunk is found on its own line. A note
     with broken frontmatter is given as written."""
     try:
-        meta, body, offset = split_frontmatter(text)
+        meta, body, offset = _metadata(text)
     except ParseError:
         return text.split("\n")
     return text.split("\n")[:offset] + _body_as_read(body, meta).split("\n")
@@ -75,7 +88,7 @@ def _first_h1(sections: tuple[Section, ...]) -> str:
 
 def parse_markdown(rel_path: str, text: str, mtime: datetime) -> ParsedNote:
     """Parse a markdown note; raises ParseError on broken frontmatter."""
-    meta, body, offset = split_frontmatter(text)
+    meta, body, offset = _metadata(text)
     body = _body_as_read(body, meta)
     read = dict(enumerate(body.split("\n"), start=offset))
     sections = split_sections(body, first_line=offset + 1)
