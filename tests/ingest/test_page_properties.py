@@ -1,5 +1,5 @@
-"""Properties written as ``key:: value`` lines at the top of a note (Logseq, Dataview), and
-Obsidian's highlights and callouts read as the words they show."""
+"""Properties written as ``key:: value`` lines at the top of a note (Logseq, Dataview), read
+as its frontmatter (real SQLite for the search and the answers)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,6 @@ from datetime import UTC, datetime
 import pytest
 
 from notecite import Engine
-from notecite.ingest.inline_markup import readable_inline_markup
-from notecite.ingest.markdown import lines_as_read
 from notecite.ingest.page_properties import leading_properties
 from notecite.ingest.parse import parse_file
 from notecite.schemas.ask import AskRequest
@@ -59,33 +57,6 @@ def test_a_page_is_titled_tagged_and_aliased_by_its_properties() -> None:
     both = parse_file("plan.md", yaml.encode(), NOW)
     assert both.title == "From YAML"  # the YAML's key keeps its value
     assert both.frontmatter["status"] == "draft"
-
-
-def test_highlights_and_callouts_read_as_the_words_they_show() -> None:
-    text = (
-        "The base is ==150 mm of hardcore== on clay.\n"
-        "> [!warning]- Don't forget\n"
-        "> Stay under 2.5 m.\n"
-        "> [!tip]\n"
-        "> > [!faq]+ Why hardcore?\n"
-        "Capture==>Curate==>Create and a == b\n"
-        "Write `==highlight==` or `> [!note]` for these.\n"
-        "```\n==kept in code==\n```"
-    )
-    assert readable_inline_markup(text).split("\n") == [
-        "The base is 150 mm of hardcore on clay.",
-        "> Don't forget",
-        "> Stay under 2.5 m.",
-        "> Tip",
-        "> > Why hardcore?",
-        "Capture==>Curate==>Create and a == b",
-        "Write `==highlight==` or `> [!note]` for these.",
-        "```",
-        "==kept in code==",
-        "```",
-    ]
-    note = "---\ntags: [x]\n---\nThe base is ==150 mm==.\n> [!info] Status\n"
-    assert lines_as_read(note)[3:] == ["The base is 150 mm.", "> Status", ""]
 
 
 GARDEN = {

@@ -9,7 +9,7 @@ rewrite of the text a note is read as (:mod:`notecite.ingest.markdown`,
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
 CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
@@ -24,6 +24,20 @@ def _rewrite_line(line: str, rewrite: Callable[[str], str]) -> str:
         last = span.end()
     out.append(rewrite(line[last:]))
     return "".join(out)
+
+
+def prose_lines(text: str) -> Iterator[str]:
+    """The lines of ``text`` outside its fenced code blocks (the fences left out too)."""
+    fence = ""
+    for line in text.split("\n"):
+        opened = FENCE.match(line)
+        if fence:
+            if opened and opened.group(1)[0] == fence[0] and len(opened.group(1)) >= len(fence):
+                fence = ""
+        elif opened:
+            fence = opened.group(1)
+        else:
+            yield line
 
 
 def rewrite_prose(text: str, marker: str, rewrite: Callable[[str], str]) -> str:

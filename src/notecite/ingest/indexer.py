@@ -47,7 +47,8 @@ _EMBED_BATCH = 64
 # 5: a note's links are recorded (notes indexed before have none until parsed again).
 # 6: a note with no date in its frontmatter is dated by a date in its file name.
 # 7: highlights and callouts read as their words; leading "key:: value" lines as properties.
-PARSE_VERSION = 7
+# 8: a footnote reference read with its definition.
+PARSE_VERSION = 8
 _HASH_PREFIX = f"p{PARSE_VERSION}:"
 
 
