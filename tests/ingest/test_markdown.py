@@ -155,3 +155,40 @@ def test_a_fence_with_an_info_string_does_not_close_a_block() -> None:
 
 def test_an_unclosed_fence_runs_to_the_end() -> None:
     assert [s.heading_path for s in split_sections("# A\n```\n# inside\n")] == [("# A",)]
+
+
+def test_setext_headings_are_headings() -> None:
+    text = (
+        "Project Atlas\n=============\n\nAtlas moves billing.\n\n"
+        "Budget\n------\n\nThe budget is 40k.\n\n## Team\nDana.\n"
+    )
+    sections = split_sections(text, first_line=3)
+    assert [(s.heading_path, s.line_start, s.line_end) for s in sections] == [
+        (("# Project Atlas",), 3, 6),
+        (("# Project Atlas", "## Budget"), 8, 11),
+        (("# Project Atlas", "## Team"), 13, 14),
+    ]
+    assert sections[1].text.startswith("Budget\n------\n")
+    note = parse_markdown("atlas.md", text, MTIME)
+    assert note.title == "Project Atlas"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "A paragraph line\nthat goes on\n---\nafter",  # two lines: a rule after a paragraph
+        "- a list item\n---\nafter",
+        "> a quote\n===\nafter",
+        "    indented code\n---\nafter",
+        "```\ncode\n---\n```\nafter",
+        "| a | b |\n---\nafter",
+        "a dash\n-\nafter",  # one "-" is an empty list item
+    ],
+)
+def test_lines_that_are_no_setext_heading(text: str) -> None:
+    assert [s.heading_path for s in split_sections(text)] == [()]
+
+
+def test_a_setext_title_alone_is_no_section() -> None:
+    sections = split_sections("Title\n=====\n\nSub\n---\nbody")
+    assert [s.heading_path for s in sections] == [("# Title", "## Sub")]

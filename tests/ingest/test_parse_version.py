@@ -31,6 +31,8 @@ FINGERPRINTS = {
     # 7 reads highlights, callouts and "key:: value" lines, which these vaults do not write
     7: "d02fa2a48781ca0a26f6032e8fb91fcd422974c16d0275e38a1cb9636af726c3",
     8: "7f1763c33a8e39f2edbf006bf5669c6a46e1f0cd2e1ebda22642d7d66568c0ce",
+    # 9 reads setext headings, which these vaults do not write
+    9: "7f1763c33a8e39f2edbf006bf5669c6a46e1f0cd2e1ebda22642d7d66568c0ce",
 }
 MTIME = datetime(2024, 1, 1, tzinfo=UTC)
 

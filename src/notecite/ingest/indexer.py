@@ -48,7 +48,8 @@ _EMBED_BATCH = 64
 # 6: a note with no date in its frontmatter is dated by a date in its file name.
 # 7: highlights and callouts read as their words; leading "key:: value" lines as properties.
 # 8: a footnote reference read with its definition.
-PARSE_VERSION = 8
+# 9: setext headings ("Title" over "=====" or "-----") open sections.
+PARSE_VERSION = 9
 _HASH_PREFIX = f"p{PARSE_VERSION}:"
 
 
