@@ -79,7 +79,7 @@ class StoreSettings(_Section):
 class IndexSettings(_Section):
     """What the indexer reads and how it cuts notes."""
 
-    extensions: tuple[str, ...] = (".md", ".markdown", ".txt", ".html", ".htm", ".pdf")
+    extensions: tuple[str, ...] = (".md", ".markdown", ".org", ".txt", ".html", ".htm", ".pdf")
     max_file_bytes: int = Field(default=20_000_000, ge=1)
     chunk_overlap_tokens: int = Field(default=32, ge=0)
     chunk_max_tokens: int | None = Field(

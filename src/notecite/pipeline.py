@@ -32,7 +32,7 @@ from notecite.generate.outline import asks_for_summary, outline
 from notecite.generate.prompts import answer_messages
 from notecite.generate.properties import shown_properties
 from notecite.ingest.frontmatter import frontmatter_end
-from notecite.ingest.parse import MARKDOWN_EXT
+from notecite.ingest.parse import MARKDOWN_EXT, ORG_EXT
 from notecite.retrieve.aliases import with_named
 from notecite.retrieve.frontmatter import no_matching_notes_answer
 from notecite.retrieve.implied import implied_terms
@@ -148,7 +148,7 @@ SUMMARY_SHARE = 0.75
 """The share of the evidence budget a note's outline may take, for a request to summarize
 it (its properties are shown above it)."""
 
-OUTLINED = frozenset({*MARKDOWN_EXT, ".txt"})
+OUTLINED = frozenset({*MARKDOWN_EXT, *ORG_EXT, ".txt"})
 """The notes read whole as their outline: those whose file is its text (an HTML page's or a
 PDF's file is not; their chunks stay the context)."""
 

@@ -20,6 +20,7 @@ class DocType(StrEnum):
     """Kind of source file a note came from."""
 
     MARKDOWN = "markdown"
+    ORG = "org"
     TEXT = "text"
     HTML = "html"
     PDF = "pdf"

@@ -75,7 +75,7 @@ def lines_as_read(text: str) -> list[str]:
         meta, body, offset = _metadata(text)
     except ParseError:
         return text.split("\n")
-    return text.split("\n")[:offset] + _body_as_read(body, meta).split("\n")
+    return text.split("\n")[:offset] + body_lines_as_read(body, meta)
 
 
 def _first_h1(sections: tuple[Section, ...]) -> str:
@@ -89,6 +89,25 @@ def _first_h1(sections: tuple[Section, ...]) -> str:
 def parse_markdown(rel_path: str, text: str, mtime: datetime) -> ParsedNote:
     """Parse a markdown note; raises ParseError on broken frontmatter."""
     meta, body, offset = _metadata(text)
+    return parse_body(rel_path, text, meta, body, offset, mtime)
+
+
+def body_lines_as_read(body: str, meta: dict[str, Any]) -> list[str]:
+    """The lines of a note's markdown ``body`` as the index reads them, given its metadata."""
+    return _body_as_read(body, meta).split("\n")
+
+
+def parse_body(
+    rel_path: str,
+    text: str,
+    meta: dict[str, Any],
+    body: str,
+    offset: int,
+    mtime: datetime,
+    doc_type: DocType = DocType.MARKDOWN,
+) -> ParsedNote:
+    """A note from its metadata and its markdown ``body``, which starts on line
+    ``offset + 1`` of the file ``text`` (the links are read from ``text``)."""
     body = _body_as_read(body, meta)
     read = dict(enumerate(body.split("\n"), start=offset))
     sections = split_sections(body, first_line=offset + 1)
@@ -99,7 +118,7 @@ def parse_markdown(rel_path: str, text: str, mtime: datetime) -> ParsedNote:
     updated = parse_date(meta.get("updated")) or parse_date(meta.get("modified"))
     return ParsedNote(
         rel_path=rel_path,
-        doc_type=DocType.MARKDOWN,
+        doc_type=doc_type,
         title=title,
         description=first_str(meta, "description", "desc", "summary"),
         keywords=as_keywords(meta.get("keywords", meta.get("tags"))),

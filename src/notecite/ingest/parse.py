@@ -8,11 +8,13 @@ from pathlib import PurePosixPath
 from notecite.errors import ParseError
 from notecite.ingest.html import parse_html
 from notecite.ingest.markdown import lines_as_read, parse_markdown
+from notecite.ingest.org import org_lines_as_read, parse_org
 from notecite.ingest.pdf import parse_pdf
 from notecite.ingest.plaintext import parse_text
 from notecite.types import ParsedNote
 
 MARKDOWN_EXT = {".md", ".markdown"}
+ORG_EXT = {".org"}
 HTML_EXT = {".html", ".htm"}
 
 
@@ -29,9 +31,13 @@ def decode_text(data: bytes) -> str:
 
 def note_lines_as_read(rel_path: str, text: str) -> list[str]:
     """The lines of a note file numbered as in the file, a markdown note's as the index
-    reads them (:func:`~notecite.ingest.markdown.lines_as_read`)."""
-    if PurePosixPath(rel_path).suffix.lower() in MARKDOWN_EXT:
+    reads them (:func:`~notecite.ingest.markdown.lines_as_read`), an org note's as the
+    markdown it is read as."""
+    suffix = PurePosixPath(rel_path).suffix.lower()
+    if suffix in MARKDOWN_EXT:
         return lines_as_read(text)
+    if suffix in ORG_EXT:
+        return org_lines_as_read(text)
     return text.split("\n")
 
 
@@ -50,6 +56,8 @@ def parse_file(rel_path: str, data: bytes, mtime: datetime) -> ParsedNote:
         note = parse_html(rel_path, decode_text(data), mtime)
     elif suffix in MARKDOWN_EXT:
         note = parse_markdown(rel_path, decode_text(data), mtime)
+    elif suffix in ORG_EXT:
+        note = parse_org(rel_path, decode_text(data), mtime)
     else:
         note = parse_text(rel_path, decode_text(data), mtime)
     if not note.sections and suffix == ".pdf":
