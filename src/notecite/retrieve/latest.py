@@ -23,9 +23,11 @@ from notecite.retrieve.retriever import Candidate
 
 _LATEST = re.compile(
     r"\b(?:latest|newest|most\s+recent(?:ly)?)\b"
-    # "the last platform sync", "our last retro" (not "the last week", "my last few notes")
+    # "the last platform sync", "our last retro", "our last 1:1" (not "the last week", "my
+    # last few notes", "my last 3 notes")
     r"|\b(?:the|my|our|his|her|their|your)\s+(?:very\s+)?last\s+"
-    r"(?!(?:week|month|year|night|weekend|day|days|few|couple|one|two|three|time)\b)(?=[a-z])"
+    r"(?!(?:week|month|year|night|weekend|day|days|few|couple|one|two|three|time)\b)"
+    r"(?=[a-z]|\d+:\d)"
     # "when did I last ...", "when was the boiler last serviced"
     r"|\bwhen\s+(?:did|was|were|have|has)\s+(?:[\w']+\s+){0,4}?last\b",
     re.IGNORECASE,

@@ -35,6 +35,7 @@ from notecite.retrieve.autok import automatic_k
 from notecite.retrieve.autorag import AutoRag, AutoRagOptions
 from notecite.retrieve.backlinks import asked_target
 from notecite.retrieve.cache import RetrievalCaches, vector_key
+from notecite.retrieve.dated_sections import newest_entry_first
 from notecite.retrieve.folder_scopes import FolderScopes, rank_folders_by_scores
 from notecite.retrieve.folders import Scope, resolve_user_folder
 from notecite.retrieve.frontmatter import no_note_left, request_filters
@@ -411,7 +412,14 @@ class RetrievalStage:
         newest: tuple[str, str] | None = None
         if latest and kept:
             kept, newest = self._latest_first(
-                request.question, retriever, query, scopes, kept, latest, debug
+                request.question,
+                retriever,
+                query,
+                scopes,
+                kept,
+                retrieval.candidates,
+                latest,
+                debug,
             )
         aliases = AliasLookup(self._store, self._vaults, scope_notes)
         named = AliasNamed(kept)
@@ -482,12 +490,15 @@ class RetrievalStage:
         query: Vectors | None,
         scopes: Sequence[Scope],
         kept: list[Candidate],
+        candidates: Sequence[Candidate],
         phrase: str,
         debug: DebugInfo,
     ) -> tuple[list[Candidate], tuple[str, str] | None]:
         """``kept`` with the newest relevant note of the series the question is about first
         (:func:`notecite.retrieve.latest.latest_first`), searching again from a date on,
-        and that note (vault, path; None when there is no series)."""
+        and that note (vault, path; None when there is no series); with no series, the
+        newest entry of the dated log a kept chunk is in first
+        (:func:`notecite.retrieve.dated_sections.newest_entry_first`)."""
 
         def search_after(moment: datetime) -> list[Candidate]:
             after = TimeRange(moment, None, phrase)
@@ -504,7 +515,17 @@ class RetrievalStage:
                 "newest of its series of notes found, is read first, and the older ones are "
                 "left out"
             )
-        return ordered, newest
+            return ordered, newest
+        ordered, log = newest_entry_first(kept, candidates)
+        if log is not None:
+            vault, path, parent = log
+            debug.notes.append(
+                f"the question asks for the newest ({phrase!r}): the newest dated entry of "
+                f"{vault}/{path} > {parent or '(top of note)'}, "
+                f"{ordered[0].chunk.heading_path!r}, is read first and its older entries are "
+                "left out"
+            )
+        return ordered, None
 
     def _with_parts(
         self,
