@@ -18,6 +18,8 @@ from notecite.generate.answer_kinds import asked_kinds, held_kinds
         ("When did I last bleed the radiators?", {"day"}),
         ("What time does the train leave?", {"clock"}),
         ("How much did the hotel cost?", {"money"}),
+        ("Which kitchen contractor was cheapest?", {"money"}),
+        ("Is Brightwork more expensive than Hollis?", {"money"}),
         ("Since which version can I tune lookup?", {"version"}),
         ("What keys open the preview on a Mac?", {"keys"}),
         # "when" as a condition asks for no day

@@ -360,6 +360,28 @@ def test_a_block_with_no_matching_line_keeps_the_lines_holding_the_kind_of_value
     assert opening.lines == ROASTING[:3]
 
 
+QUOTES = [
+    "| | Fenwick Joinery | Brightwork Kitchens | Hollis & Daughter |",
+    "| --- | --- | --- | --- |",
+    "| Quote received | 26 Jan | 14 Feb | 2 Feb |",
+    "| Chimney breast removal | included | included | included |",
+    "| Earliest start | September | April | June |",
+    "| Total (inc. VAT) | £16,200 | £12,900 | £14,850 |",
+    "| Deposit | 25% | 40% | fixed |",
+]
+
+
+def test_a_table_header_holding_a_question_word_leaves_the_rows_to_the_kind() -> None:
+    (scored,) = score_lines([block(QUOTES)], "Which kitchen contractor was cheapest?")
+    by_text = {line.text: line.score for line in scored}
+    assert by_text["| Total (inc. VAT) | £16,200 | £12,900 | £14,850 |"] > 0.0
+    assert by_text["| Quote received | 26 Jan | 14 Feb | 2 Feb |"] == 0.0
+    # a row that holds a question word still keeps the kind out
+    rows = [*QUOTES, "| Kitchen contractor rating | good | mixed | glowing |"]
+    (scored,) = score_lines([block(rows)], "Which kitchen contractor was cheapest?")
+    assert {line.text: line.score for line in scored}[QUOTES[5]] == 0.0
+
+
 def test_the_kind_of_value_asked_for_does_not_outweigh_a_question_word() -> None:
     lines = [
         "Booked the flights on 3 Feb.",

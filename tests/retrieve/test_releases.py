@@ -8,10 +8,10 @@ from notecite.engine import Engine
 from notecite.retrieve.releases import asks_when_released, is_release_note
 from notecite.testing import EngineFactory
 
-NOTES = {  # the same words: the feature page a little ahead on text alone
+NOTES = {  # the same words: the feature page a little ahead on text alone, the same date
     "features/calendar.md": (
-        "# Calendar view\n\nThe calendar view shows the daily journal notes by month, "
-        "a dot for each day you wrote.\n"
+        "---\ndate: 2021-06-21\n---\n# Calendar view\n\nThe calendar view shows the daily "
+        "journal notes by month, a dot for each day you wrote.\n"
     ),
     "changelog/2021-06-21.md": (
         "---\ntitle: '0.47'\n---\n\n### Highlights\n\n- The calendar view shows "

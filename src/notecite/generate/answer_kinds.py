@@ -47,7 +47,8 @@ _ASKS: dict[str, re.Pattern[str]] = {
     "clock": re.compile(r"\bwhat\s+time\b|\bat\s+what\s+time\b", re.IGNORECASE),
     "money": re.compile(
         r"\bhow\s+much\s+(?:did|does|do|is|was|were|will|would|money|does\s+it\s+cost)\b"
-        r"|\b(?:cost|costs|price|prices|spend|spent|paid|pay|budget|fee|fees)\b",
+        r"|\b(?:cost|costs|price|prices|spend|spent|paid|pay|budget|fee|fees)\b"
+        r"|\b(?:cheap|cheaper|cheapest|(?:more|most|less|least)\s+expensive|pricier|priciest)\b",
         re.IGNORECASE,
     ),
     "version": re.compile(

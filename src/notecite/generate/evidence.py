@@ -145,12 +145,23 @@ def _with_kinds(
     the lines that answer out of the budget: on the dev questions 23 prompts changed, the
     key fact reached 3 more, and the model's answers held it in one fewer."""
     text = range(block.properties, len(block.lines))
-    if any(held[n] & wanted.keys() for n in text):
+    if any(held[n] & wanted.keys() for n in text if not _table_header(block.lines, n)):
         return held
     for n in text:
         if shown[n]:
             held[n] = held[n] | {MARK + kind for kind in held_kinds(block.lines[n], kinds)}
     return held
+
+
+def _table_header(lines: Sequence[str], n: int) -> bool:
+    """Is ``lines[n]`` a table's header row (a row with a rule under it)? Its words name the
+    columns ("| | Fenwick Joinery | Brightwork Kitchens |"), not what a row holds."""
+    return (
+        lines[n].lstrip().startswith("|")
+        and n + 1 < len(lines)
+        and lines[n + 1].lstrip().startswith("|")
+        and is_markup(lines[n + 1])
+    )
 
 
 def _property_terms(line: str, wanted: dict[str, float]) -> set[str]:
