@@ -338,7 +338,7 @@ class RetrievalStage:
         scope_notes = ScopeNotes(self._store, self._vaults, self._conditions)
         written = [c.source for c in self._conditions]
         now = self._now()
-        window = asked_due_window(request.question, written, now)
+        window = asked_due_window(searched.asked, written, now)
         if window is not None:
             owners = task_owners(request.question)
             due = self._due_tasks(request.folders, owners, window, scope_notes, debug)
