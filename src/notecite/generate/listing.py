@@ -154,8 +154,7 @@ def _tasks_head(shown: int, scope: str, total: int, window: DueWindow | None, af
     if window is not None and total == 0:
         if not shown:
             return f"No open task{where or ' in your notes'} has a due date."
-        said = "overdue" if window.kind == "overdue" else window.said
-        return f"No open task{where} is {said}. " + (
+        return f"No open task{where} is {window.said}. " + (
             "The next one:" if after else "The last one before then:"
         )
     if window is None:
