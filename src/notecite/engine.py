@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -46,7 +46,9 @@ logger = logging.getLogger(__name__)
 class Engine:
     """Index vaults of notes, search them and answer from them; nothing is opened or loaded
     until first use (close it, or use it as a context manager). ``store``, ``embedder`` and
-    ``llm`` replace the configured ones."""
+    ``llm`` replace the configured ones; ``clock`` tells the moment a question is asked at,
+    which its time words ("this week", "What's due tomorrow?") are read from (the system
+    clock, in UTC, when None)."""
 
     def __init__(
         self,
@@ -56,8 +58,10 @@ class Engine:
         embedder: Embedder | None = None,
         llm: LLM | None = None,
         components: Components | None = None,
+        clock: Callable[[], datetime] | None = None,
     ) -> None:
         self.settings = settings or Settings()
+        self.clock = clock
         self.parts = components or Components.build(
             self.settings, store=store, embedder=embedder, llm=llm
         )
@@ -125,7 +129,7 @@ class Engine:
     def for_tenant(self, tenant: str) -> Engine:
         """An Engine over ``tenant``'s vaults, notes and sessions (created when new), sharing
         this engine's models; closing it closes only its own store and caches."""
-        return Engine(self.settings, components=self.parts.for_tenant(tenant))
+        return Engine(self.settings, components=self.parts.for_tenant(tenant), clock=self.clock)
 
     def close(self) -> None:
         """Close the store and any provider client that holds connections."""
@@ -280,6 +284,7 @@ class Engine:
             self.retrieval_options(),
             caches=self.caches,
             reranker=self.reranker,
+            now=self.clock,
         )
 
     def retrieve(

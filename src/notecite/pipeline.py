@@ -302,9 +302,10 @@ class AskPipeline:
                     abstain_reason="no_matching_notes",
                 )
             )
-        if retrieved.listing is not None and retrieved.kept:
+        listing = retrieved.listing
+        if listing is not None and (retrieved.kept or listing.answers_when_empty):
             # "What notes are tagged #baking?", "What are my open todos?": listed and cited
-            answer = listed_answer(context_pieces(retrieved.kept), retrieved.listing)
+            answer = listed_answer(context_pieces(retrieved.kept), listing)
             note_lines = read_once(self._note_lines)
             if note_lines is not None:  # an open task is cited at its line of the file
                 place_quotes(answer, retrieved.kept, note_lines)

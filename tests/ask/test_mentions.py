@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import glob
 import json
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
 from notecite import Engine
 from notecite.generate.listing import mentions_text
+from notecite.retrieve.due_window import asked_due_window
 from notecite.retrieve.listing import asks_for_every_note
 from notecite.retrieve.mentioning import around_mention, asked_mention, first_mention
 from notecite.schemas.ask import AskRequest
@@ -229,7 +231,7 @@ def test_questions_that_ask_for_every_note(question: str, every: bool) -> None:
     assert asks_for_every_note(question) is every
 
 
-def test_no_dev_question_takes_either_path() -> None:
+def test_no_dev_question_takes_a_listing_path() -> None:
     root = Path(__file__).resolve().parents[2] / "bench" / "qa"
     questions = [
         json.loads(line)["question"]
@@ -240,6 +242,8 @@ def test_no_dev_question_takes_either_path() -> None:
     assert len(questions) > 800
     assert [q for q in questions if asked_mention(q) is not None] == []
     assert [q for q in questions if asks_for_every_note(q)] == []
+    now = datetime(2026, 12, 2, tzinfo=UTC)
+    assert [q for q in questions if asked_due_window(q, now=now) is not None] == []
 
 
 def test_more_notes_than_shown_are_counted() -> None:

@@ -182,8 +182,10 @@ class ChatService:
             written.append(piece)
 
         token = write if on_token is not None else None
+        listing = retrieved.listing if retrieved and not retrieved.empty_index else None
+        listed = listing is not None and (bool(kept) or listing.answers_when_empty)
         try:
-            if settings.enable_rag and (not kept or missing):
+            if settings.enable_rag and not listed and (not kept or missing):
                 text = FALLBACK_ANSWER
                 if retrieved and retrieved.empty_index:
                     text = NO_NOTES_ANSWER
@@ -196,9 +198,9 @@ class ChatService:
                 if token is not None:
                     token(text)
                 answer = CitedAnswer(text=text, outcome="fallback")
-            elif retrieved is not None and retrieved.listing is not None:
+            elif listing is not None:
                 # "What notes are tagged #baking?", "What are my open todos?": listed and cited
-                answer = listed_answer(context_pieces(kept), retrieved.listing)
+                answer = listed_answer(context_pieces(kept), listing)
                 note_lines = read_once(self._note_lines)
                 if note_lines is not None:  # an open task is cited at its line of the file
                     place_quotes(answer, kept, note_lines)

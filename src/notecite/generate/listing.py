@@ -5,7 +5,8 @@ line of them (:mod:`notecite.retrieve.listing` tells such a question). The answe
 how many notes the scope holds and lists the newest of them by title, one a line, each
 cited by its own source id, with the first line of its text (a gist of what it is about).
 "What are my open todos?" (:mod:`notecite.retrieve.tasks`) is answered by the open tasks
-of the notes, newest notes first, each cited at its own line; "Which notes link to the PG16
+of the notes, newest notes first, each cited at its own line, and "What's due this week?"
+(:mod:`notecite.retrieve.due_window`) by those dated then, by date; "Which notes link to the PG16
 upgrade?" (:mod:`notecite.retrieve.backlinks`) by the notes that link to it, newest first,
 each cited at the line of its link; "Which notes mention Kasia?"
 (:mod:`notecite.retrieve.mentioning`) by the notes whose text holds it, newest first, each
@@ -24,9 +25,11 @@ from notecite.generate.base import ContextSource
 from notecite.generate.context import ContextPiece
 from notecite.generate.grounding import SupportLine
 from notecite.retrieve.backlinks import LinkedTo
+from notecite.retrieve.due_window import DueWindow, day_words, tasks_due
 from notecite.retrieve.listing import Listing
 from notecite.retrieve.mentioning import around_mention, first_mention
-from notecite.retrieve.tasks import TASKS_LISTED_AT_MOST, mentions_owner, open_tasks
+from notecite.retrieve.task_dates import TaskDate, dated_open_tasks, without_date_marks
+from notecite.retrieve.tasks import TASKS_LISTED_AT_MOST, OpenTask, mentions_owner, open_tasks
 
 GIST_CHARS = 100
 """The longest line of a note a listing shows beside its name."""
@@ -124,18 +127,75 @@ def listing_answer(pieces: Sequence[ContextPiece], scope: str, total: int) -> Ci
     )
 
 
-def tasks_text(tasks: Sequence[tuple[str, str]], scope: str, total: int) -> str:
-    """ "3 open tasks in your notes:" and one line per (task, note name), each cited
-    ``[Nk]`` in order."""
-    noun = "open task" if total == 1 else "open tasks"
-    head = f"{total} {noun} {scope or 'in your notes'}"
-    if len(tasks) < total:
-        head += f"; the first {len(tasks)}, newest notes first"
+def tasks_text(
+    tasks: Sequence[tuple[str, str]],
+    scope: str,
+    total: int,
+    window: DueWindow | None = None,
+    after: bool = True,
+) -> str:
+    """ "3 open tasks in your notes:" and one line per (task, where it is: its note's name,
+    with ``window`` its date too), each cited ``[Nk]`` in order. With a ``window``, the
+    head says it ("2 open tasks due this week (30 Nov - 6 Dec 2026):", "3 overdue open
+    tasks:", "4 open tasks with a date:"); with ``total`` 0, that none is, and names the
+    one task listed as the next one after the window (``after``) or the last before it;
+    "No open task in your notes has a due date." when none is listed either."""
     lines = [
-        f"- {_MARKER.sub('', task).strip()} ({_MARKER.sub('', name).strip()}) [N{i}]"
-        for i, (task, name) in enumerate(tasks, start=1)
+        f"- {_MARKER.sub('', task).strip()} ({_MARKER.sub('', where).strip()}) [N{i}]"
+        for i, (task, where) in enumerate(tasks, start=1)
     ]
-    return "\n".join([f"{head}:", *lines])
+    return "\n".join([_tasks_head(len(tasks), scope, total, window, after), *lines])
+
+
+def _tasks_head(shown: int, scope: str, total: int, window: DueWindow | None, after: bool) -> str:
+    """The first line of :func:`tasks_text`."""
+    noun = "open task" if total == 1 else "open tasks"
+    where = f" {scope}" if scope else ""
+    if window is not None and total == 0:
+        if not shown:
+            return f"No open task{where or ' in your notes'} has a due date."
+        return f"No open task{where} is {window.said}. " + (
+            "The next one:" if after else "The last one before then:"
+        )
+    if window is None:
+        head, order = f"{total} {noun} {scope or 'in your notes'}", "newest notes first"
+    elif window.kind == "overdue":
+        head, order = f"{total} overdue {noun}{where}", "soonest first"
+    else:
+        head, order = f"{total} {noun}{where} {window.said}", "soonest first"
+    if shown < total:
+        head += f"; the first {shown}, {order}"
+    return f"{head}:"
+
+
+def _listed_tasks(
+    pieces: Sequence[ContextPiece], owners: Sequence[str], window: DueWindow | None
+) -> tuple[list[tuple[ContextPiece, OpenTask, TaskDate | None]], bool]:
+    """The open tasks of ``pieces`` that name one of ``owners`` (any, when empty), in the
+    order an answer lists them: with no ``window``, as the pieces hold them; with one, those
+    dated within it by date (the pieces come newest notes first), or when none is, the dated
+    task nearest it alone. And whether that one is after the window."""
+    if window is None:
+        return [
+            (piece, task, None)
+            for piece in pieces
+            for task in open_tasks(piece.text)
+            if mentions_owner(task.text, owners)
+        ], True
+    within = [(piece, t) for piece in pieces for t in tasks_due(piece.text, window, owners)]
+    within.sort(key=lambda item: item[1].date.day)
+    if not within:
+        dated = [
+            (piece, t)
+            for piece in pieces
+            for t in dated_open_tasks(piece.text)
+            if mentions_owner(t.task.text, owners)
+        ]
+        nearest = window.nearest(t.date.day for _, t in dated)
+        within = [next(item for item in dated if item[1].date.day == nearest)] if nearest else []
+        after = nearest is None or window.until is None or nearest >= window.until
+        return [(piece, t.task, t.date) for piece, t in within], after
+    return [(piece, t.task, t.date) for piece, t in within], True
 
 
 def tasks_answer(
@@ -144,29 +204,30 @@ def tasks_answer(
     total: int,
     at_most: int,
     owners: Sequence[str] = (),
+    window: DueWindow | None = None,
 ) -> CitedAnswer:
     """The open tasks of ``pieces`` (chunks, newest notes first; the scope holds ``total``
     tasks in all) that name one of ``owners`` (any, when empty), at most ``at_most``, each
-    a source of its own cited at its line."""
+    a source of its own cited at its line; with a ``window``, those dated within it, by
+    date, each with its date and without the marks that write it (``📅 2026-12-04``)."""
     sources: list[ContextSource] = []
     members: dict[str, list[int]] = {}
     support: dict[str, SupportLine] = {}
     listed: list[tuple[str, str]] = []
-    for piece in pieces:
+    tasks, after = _listed_tasks(pieces, owners, window)
+    for piece, task, when in tasks[:at_most]:
         lines = piece.text.split("\n")
-        for task in open_tasks(piece.text):
-            if not mentions_owner(task.text, owners):
-                continue
-            if len(sources) == at_most:
-                break
-            cid = f"N{len(sources) + 1}"
-            line = piece.line_start + task.index if piece.line_start else 0
-            sources.append(_source(cid, piece, lines[task.index], line))
-            members[cid] = [piece.index]
-            support[cid] = SupportLine(cid, lines[task.index].strip(), line, 1.0)
-            listed.append((_cut(plain_line(task.text)), _name(piece)))
+        cid = f"N{len(sources) + 1}"
+        line = piece.line_start + task.index if piece.line_start else 0
+        sources.append(_source(cid, piece, lines[task.index], line))
+        members[cid] = [piece.index]
+        support[cid] = SupportLine(cid, lines[task.index].strip(), line, 1.0)
+        words = _cut(plain_line(without_date_marks(task.text) if when else task.text))
+        where = f"{when.kind} {day_words(when.day)}; {_name(piece)}" if when else _name(piece)
+        listed.append((words, where))
+    count = total if window is not None else max(total, len(listed))
     return CitedAnswer(
-        text=tasks_text(listed, scope, max(total, len(listed))),
+        text=tasks_text(listed, scope, count, window, after),
         outcome="answered",
         sources=tuple(sources),
         members=members,
@@ -295,6 +356,6 @@ def listed_answer(pieces: Sequence[ContextPiece], listing: Listing) -> CitedAnsw
         return mentions_answer(pieces, listing.mentioned, listing.scope, listing.total)
     if listing.tasks:
         return tasks_answer(
-            pieces, listing.scope, listing.total, TASKS_LISTED_AT_MOST, listing.owners
+            pieces, listing.scope, listing.total, TASKS_LISTED_AT_MOST, listing.owners, listing.due
         )
     return listing_answer(pieces, listing.scope, listing.total)

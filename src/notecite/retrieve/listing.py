@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 from notecite.filters.model import Condition
 from notecite.retrieve.backlinks import LinkedTo
+from notecite.retrieve.due_window import DueWindow
 from notecite.retrieve.terms import query_terms, tokenize, without_written
 
 LISTING_WORDS = frozenset(
@@ -49,11 +50,16 @@ class Listing:
         scope: the scope in words, as the answer says it ("tagged #baking",
             "in personal/recipes").
         total: how many notes the scope holds (the listing names the most recent
-            :data:`LISTED_AT_MOST`), or with ``tasks``, how many open tasks.
+            :data:`LISTED_AT_MOST`), or with ``tasks``, how many open tasks (with ``due``,
+            how many dated within it).
         tasks: the question asks for the open tasks of the scope
             (:mod:`notecite.retrieve.tasks`), not its notes.
         owners: the people whose tasks it asks for ("Dana's open action items"): a task
             listed names one of them; any task when empty.
+        due: the question asks for the open tasks dated within this window ("What's due
+            this week?", :mod:`notecite.retrieve.due_window`): they are listed by date;
+            with none, the answer says so, and names the dated task nearest it when there
+            is one.
         linked_to: the question asks which notes link to a note
             (:mod:`notecite.retrieve.backlinks`): ``total`` counts them, and this says
             the note and the line of each link listed.
@@ -66,8 +72,15 @@ class Listing:
     total: int
     tasks: bool = False
     owners: tuple[str, ...] = ()
+    due: DueWindow | None = None
     linked_to: LinkedTo | None = None
     mentioned: str | None = None
+
+    @property
+    def answers_when_empty(self) -> bool:
+        """Is this listing an answer even with no note to list? "No open task is due this
+        week." answers "What's due this week?"; a listing of nothing else does."""
+        return self.due is not None
 
 
 def asks_for_listing(question: str, filters: Sequence[str] = ()) -> bool:

@@ -28,6 +28,7 @@ from notecite.retrieve.backlinks import (
     linked_by,
     target_names,
 )
+from notecite.retrieve.due_window import DueWindow
 from notecite.retrieve.folders import Scope, resolve_user_folder
 from notecite.retrieve.listing import LISTED_AT_MOST, Listing, scope_words
 from notecite.retrieve.mentioning import (
@@ -36,6 +37,7 @@ from notecite.retrieve.mentioning import (
     first_mention,
 )
 from notecite.retrieve.retriever import Candidate
+from notecite.retrieve.task_dates import dated_open_tasks
 from notecite.retrieve.tasks import (
     TASK_CHUNKS_AT_MOST,
     TASK_MARKS,
@@ -51,6 +53,52 @@ LISTING_COUNT_LIMIT = 10_000
 """The most notes of a scope a listing counts."""
 
 _NO_DATE = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+def _newest_first(
+    chunks: Sequence[StoredChunk], owners: Sequence[str]
+) -> tuple[list[StoredChunk], int]:
+    """Of ``chunks`` (newest notes first), those holding the first
+    :data:`~notecite.retrieve.tasks.TASKS_LISTED_AT_MOST` open tasks that name one of
+    ``owners`` (any, when empty), and how many such tasks they all hold."""
+    counted = [
+        (chunk, sum(mentions_owner(t.text, owners) for t in open_tasks(chunk.text)))
+        for chunk in chunks
+    ]
+    counted = [(chunk, n) for chunk, n in counted if n]
+    kept: list[StoredChunk] = []
+    listed = 0
+    for chunk, n in counted:
+        if listed >= TASKS_LISTED_AT_MOST:
+            break
+        kept.append(chunk)
+        listed += n
+    return kept, sum(n for _, n in counted)
+
+
+def _due_first(
+    chunks: Sequence[StoredChunk], owners: Sequence[str], window: DueWindow
+) -> tuple[list[StoredChunk], int]:
+    """Of ``chunks`` (newest notes first), those holding the first
+    :data:`~notecite.retrieve.tasks.TASKS_LISTED_AT_MOST` open tasks dated within ``window``
+    that name one of ``owners`` (any, when empty), by date, then newest note, and how many
+    such tasks they all hold. With none, the chunk of the dated task nearest the window
+    (:meth:`~notecite.retrieve.due_window.DueWindow.nearest`), which the answer names
+    instead; no chunk when no such task has a date."""
+    dated = [
+        (t.date, position)
+        for position, chunk in enumerate(chunks)
+        for t in dated_open_tasks(chunk.text)
+        if mentions_owner(t.task.text, owners)
+    ]
+    within = sorted((when.day, position) for when, position in dated if window.holds(when))
+    if within:
+        listed = {position for _, position in within[:TASKS_LISTED_AT_MOST]}
+        return [chunks[position] for position in sorted(listed)], len(within)
+    nearest = window.nearest(when.day for when, _ in dated)
+    if nearest is None:
+        return [], 0
+    return [chunks[min(position for when, position in dated if when.day == nearest)]], 0
 
 
 class ScopeNotes:
@@ -118,38 +166,41 @@ class ScopeNotes:
         return notes, Listing(said or f"in {' and '.join(v.name for v in self._vaults)}", total)
 
     def open_tasks(
-        self, folders: Sequence[str], owners: Sequence[str] = ()
+        self,
+        folders: Sequence[str],
+        owners: Sequence[str] = (),
+        window: DueWindow | None = None,
     ) -> tuple[list[Candidate], Listing]:
         """The chunks holding the first :data:`~notecite.retrieve.tasks.TASKS_LISTED_AT_MOST`
         open tasks of the request's scope (its ``folders``, else each vault whole; only those
         that name one of ``owners``, when it gives any), newest notes first, and the scope in
-        words with how many such tasks it holds."""
+        words with how many such tasks it holds. With a ``window``
+        (:mod:`~notecite.retrieve.due_window`), only the tasks dated within it are listed and
+        counted, the first by date (:func:`_due_first`)."""
         scopes = self.scopes(folders)
+        chunks = self._task_chunks(scopes)
+        if window is None:
+            held, total = _newest_first(chunks, owners)
+        else:
+            held, total = _due_first(chunks, owners, window)
+        labels = [s.label for s in scopes if s.folder]
+        said = scope_words(self._conditions, labels)
+        if owners:
+            said = " ".join([f"for {' and '.join(name.title() for name in owners)}", said])
+        listing = Listing(said.strip(), total, tasks=True, owners=tuple(owners), due=window)
+        return [Candidate.unscored(c) for c in held], listing
+
+    def _task_chunks(self, scopes: Sequence[Scope]) -> list[StoredChunk]:
+        """The chunks of ``scopes`` that hold a task's mark (at most
+        :data:`~notecite.retrieve.tasks.TASK_CHUNKS_AT_MOST` a scope), newest notes first."""
         rowids: list[int] = []
         for scope in scopes:
             held = self._store.chunks_holding(TASK_MARKS, self._filter(scope), TASK_CHUNKS_AT_MOST)
             rowids.extend(r for r in held if r not in rowids)
         chunks = self._store.fetch_chunks(rowids)
-        counted = [
-            (chunks[r], sum(mentions_owner(t.text, owners) for t in open_tasks(chunks[r].text)))
-            for r in rowids
-            if r in chunks
-        ]
-        counted = [(chunk, n) for chunk, n in counted if n]
-        counted.sort(key=lambda item: -(item[0].note_date or _NO_DATE).timestamp())
-        kept: list[Candidate] = []
-        listed = 0
-        for chunk, n in counted:
-            if listed >= TASKS_LISTED_AT_MOST:
-                break
-            kept.append(Candidate.unscored(chunk))
-            listed += n
-        labels = [s.label for s in scopes if s.folder]
-        total = sum(n for _, n in counted)
-        said = scope_words(self._conditions, labels)
-        if owners:
-            said = " ".join([f"for {' and '.join(name.title() for name in owners)}", said])
-        return kept, Listing(said.strip(), total, tasks=True, owners=tuple(owners))
+        found = [chunks[r] for r in rowids if r in chunks]
+        found.sort(key=lambda chunk: -(chunk.note_date or _NO_DATE).timestamp())
+        return found
 
     def mentioning(self, folders: Sequence[str], thing: str) -> tuple[list[Candidate], Listing]:
         """The chunk holding the first line that mentions ``thing``

@@ -58,11 +58,16 @@ class SearchedRequest:
             question (all must hold).
         readings: each misspelt word of the question and the word of the notes it is read
             as.
+        asked: the question as it is searched but for the words it means without saying
+            them (:mod:`notecite.retrieve.implied`): what a question is read as when its
+            own words decide how it is answered ("What's due Friday?", not "What's due
+            Friday? (fri)").
     """
 
     request: AskRequest
     conditions: tuple[Condition, ...]
     readings: dict[str, str]
+    asked: str
 
 
 class QuestionReader:
@@ -92,23 +97,27 @@ class QuestionReader:
         searched = without_own_names(found.question)
         searched = without_names(searched, self._mentions.theirs(maybe_own_names(searched)))
         respelled = self.as_searched(searched, debug)
+        asked = with_readings(searched, respelled.readings)
         searched = respelled.question
         folders = list(request.folders)
         if not folders:  # "in my Recipes folder": searched there, without those words
-            named = named_folder(searched, self._folder_labels())
+            labels = self._folder_labels()
+            named = named_folder(searched, labels)
             if named.folders:
                 searched, folders = named.question, list(named.folders)
+                asked = named_folder(asked, labels).question
                 debug.notes.append(
                     f"the question names the folder {', '.join(named.folders)}: searched there"
                 )
         if searched == request.question and folders == request.folders:
-            return SearchedRequest(request, found.conditions, respelled.readings)
+            return SearchedRequest(request, found.conditions, respelled.readings, asked)
         if searched != request.question:
             debug.searched_question = searched
         return SearchedRequest(
             request.model_copy(update={"question": searched, "folders": folders}),
             found.conditions,
             respelled.readings,
+            asked,
         )
 
     def as_searched(self, question: str, debug: DebugInfo) -> SearchedQuestion:

@@ -9,8 +9,8 @@ auto-RAG pass, and the fallback to the most recent notes when nothing can be sea
 The steps it takes in turn live in their own modules: the question as it is searched
 (:mod:`~notecite.retrieve.searched_question`), the folders searched
 (:mod:`~notecite.retrieve.folder_scopes`), the notes of a scope found without a search
-(:mod:`~notecite.retrieve.scope_notes`: a listing, the open tasks, the notes linking to a
-note, the notes mentioning something, the notes of a day), the
+(:mod:`~notecite.retrieve.scope_notes`: a listing, the open tasks, those due in a window,
+the notes linking to a note, the notes mentioning something, the notes of a day), the
 terms the notes mention
 (:mod:`~notecite.retrieve.mentions`) and the notes a question names by an alias
 (:mod:`~notecite.retrieve.alias_lookup`).
@@ -22,7 +22,7 @@ import logging
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 
 from notecite.config import AskSettings
 from notecite.embed.base import Embedder, Vectors
@@ -36,6 +36,7 @@ from notecite.retrieve.autorag import AutoRag, AutoRagOptions
 from notecite.retrieve.backlinks import asked_target
 from notecite.retrieve.cache import RetrievalCaches, vector_key
 from notecite.retrieve.dated_sections import newest_entry_first
+from notecite.retrieve.due_window import DueWindow, asked_due_window
 from notecite.retrieve.folder_scopes import FolderScopes, rank_folders_by_scores
 from notecite.retrieve.folders import Scope, resolve_user_folder
 from notecite.retrieve.frontmatter import no_note_left, request_filters
@@ -71,6 +72,10 @@ dated then are the context."""
 OPEN_TASKS = "open_tasks"
 """The strategy of a question that asks only for what is still to do: the open tasks are
 listed."""
+
+DUE_TASKS = "due_tasks"
+"""The strategy of a question that asks only for the open tasks due in a window ("What's due
+this week?"): those dated within it are listed by date."""
 
 BACKLINKS = "backlinks"
 """The strategy of a question that asks which notes link to a note: they are listed, each
@@ -145,7 +150,11 @@ class RetrievalStage:
         *,
         caches: RetrievalCaches | None = None,
         reranker: Reranker | None = None,
+        now: Callable[[], datetime] | None = None,
     ) -> None:
+        """``now`` tells the moment a question is asked at, which its time words ("this
+        week", "What's due tomorrow?") are read from (the system clock, in UTC, when None)."""
+        self._now = now or (lambda: datetime.now(UTC))
         self._store = store
         self._embedder = embedder
         self._llm = llm
@@ -329,6 +338,13 @@ class RetrievalStage:
             return found
         scope_notes = ScopeNotes(self._store, self._vaults, self._conditions)
         written = [c.source for c in self._conditions]
+        now = self._now()
+        window = asked_due_window(searched.asked, written, now)
+        if window is not None:
+            owners = task_owners(request.question)
+            due = self._due_tasks(request.folders, owners, window, scope_notes, debug)
+            if due is not None:
+                return due
         if asks_for_open_tasks(request.question, written):
             owners = task_owners(request.question)
             tasks = self._open_tasks(request.folders, owners, scope_notes, debug)
@@ -344,7 +360,7 @@ class RetrievalStage:
             mentioning = self._mentioning(request.folders, thing, scope_notes, debug)
             if mentioning is not None:
                 return mentioning
-        period = asks_of_a_time(request.question)
+        period = asks_of_a_time(request.question, now)
         if period is not None:
             dated = self._notes_of_a_time(request.folders, scope_notes, period, debug)
             if dated is not None:
@@ -366,7 +382,7 @@ class RetrievalStage:
             k_max=self._settings.k_max,
         )
         debug.k = k
-        time_range = parse_time_hint(request.question)
+        time_range = parse_time_hint(request.question, now)
         retriever = self._retriever()
         per_scope = self._settings.hits_per_scope
         retrieval = self._retrieve(
@@ -653,7 +669,7 @@ class RetrievalStage:
         ]
         per_scope = max(self._settings.hits_per_scope, limit)
         retriever = self._retriever()
-        time_range = parse_time_hint(question)
+        time_range = parse_time_hint(question, self._now())
         retrieval = self._retrieve(retriever, question, query, scopes, per_scope, time_range, debug)
         if not retrieval.candidates and time_range is not None:
             retrieval = self._retrieve(retriever, question, query, scopes, per_scope, None, debug)
@@ -742,6 +758,38 @@ class RetrievalStage:
             "items and TODO lines are listed, newest notes first, and nothing was searched"
         )
         return self._listed(kept, listing, OPEN_TASKS, debug)
+
+    def _due_tasks(
+        self,
+        folders: Sequence[str],
+        owners: Sequence[str],
+        window: DueWindow,
+        scope_notes: ScopeNotes,
+        debug: DebugInfo,
+    ) -> Retrieved | None:
+        """The chunks holding the open tasks of the request's scope (its filters and
+        ``folders``; those naming one of ``owners`` when it gives any) dated within
+        ``window``, by date, for a question that asks for nothing else; with none, the chunk
+        holding the dated task nearest it, or nothing (the answer says that none is due, or
+        that none has a date: a search would answer from notes that are no task). None when
+        the question names owners none of whose tasks has a date ("What is Apollo's
+        deadline?" may be about a project: it is then searched)."""
+        try:
+            kept, listing = scope_notes.open_tasks(folders, owners, window)
+        except StoreError:
+            return None
+        if owners and not kept:
+            return None
+        asked = " ".join(
+            part for part in ("the open tasks", listing.scope, window.said) if part
+        ) + (f" ({window.phrase!r})" if window.phrase else "")
+        debug.notes.append(
+            f"the question asks only for {asked}: {listing.total} listed by date, and nothing "
+            "was searched"
+            if listing.total
+            else f"the question asks only for {asked}: there is none, and nothing was searched"
+        )
+        return self._listed(kept, listing, DUE_TASKS, debug)
 
     def _backlinks(
         self, folders: Sequence[str], said: str, scope_notes: ScopeNotes, debug: DebugInfo

@@ -71,6 +71,16 @@ def task_owners(question: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(n for n in names if names_someone(n)))
 
 
+def without_owners(question: str) -> str:
+    """``question`` without the people it names as the tasks' owners (:func:`task_owners`:
+    "Dana's", "@dana"); "What's" and "Today's" are left as they are."""
+
+    def cut(found: re.Match[str]) -> str:
+        return " " if names_someone((found.group(1) or found.group(2)).lower()) else found.group(0)
+
+    return _OWNER.sub(cut, question)
+
+
 def mentions_owner(text: str, owners: Sequence[str]) -> bool:
     """Does a task's ``text`` name one of ``owners`` ("@dana", "Dana", "dana's")? Any task
     does when ``owners`` is empty."""

@@ -11,9 +11,11 @@ import re
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-_MONTHS = {name.lower(): i for i, name in enumerate(calendar.month_name) if name}
-_MONTHS.update({name.lower(): i for i, name in enumerate(calendar.month_abbr) if name})
-_MONTH_RE = "|".join(sorted(_MONTHS, key=len, reverse=True))
+MONTHS = {name.lower(): i for i, name in enumerate(calendar.month_name) if name}
+MONTHS.update({name.lower(): i for i, name in enumerate(calendar.month_abbr) if name})
+"""A month's name or short form, in lower case ("march", "mar") -> its number."""
+MONTH_PATTERN = "|".join(sorted(MONTHS, key=len, reverse=True))
+"""A regular expression alternation of :data:`MONTHS`' names, longest first."""
 
 
 @dataclass(frozen=True)
@@ -69,9 +71,9 @@ def parse_time_hint(question: str, now: datetime | None = None) -> TimeRange | N
         match = re.search(pattern, text)
         if match:
             return TimeRange(since, until, match.group(0))
-    match = re.search(rf"\b(?:in|during|from)?\s*({_MONTH_RE})\.?\s+(\d{{4}})\b", text)
+    match = re.search(rf"\b(?:in|during|from)?\s*({MONTH_PATTERN})\.?\s+(\d{{4}})\b", text)
     if match:
-        since, until = _month_range(int(match.group(2)), _MONTHS[match.group(1)])
+        since, until = _month_range(int(match.group(2)), MONTHS[match.group(1)])
         return TimeRange(since, until, match.group(0).strip())
     match = re.search(r"\b(since|after)\s+(\d{4})\b", text)
     if match:
@@ -96,25 +98,28 @@ def _previous_month(today: datetime) -> tuple[datetime, datetime]:
 
 
 _ORDINAL = r"(\d{1,2})(?:st|nd|rd|th)?"
-_DAY_PATTERNS = (
+DAY_PATTERNS = (
     # 2026-01-22
     re.compile(r"\b(?P<year>\d{4})-(?P<month>\d{2})-(?P<day>\d{2})\b"),
     # 22 January 2026, 22nd of Jan, the 22nd of January
     re.compile(
         rf"\b(?:the\s+)?{_ORDINAL.replace('(', '(?P<day>', 1)}\s+(?:of\s+)?"
-        rf"(?P<month>{_MONTH_RE})\.?(?:,?\s+(?P<year>\d{{4}}))?\b"
+        rf"(?P<month>{MONTH_PATTERN})\.?(?:,?\s+(?P<year>\d{{4}}))?\b"
     ),
     # January 22, 2026; Jan 22nd
     re.compile(
-        rf"\b(?P<month>{_MONTH_RE})\.?\s+{_ORDINAL.replace('(', '(?P<day>', 1)}"
+        rf"\b(?P<month>{MONTH_PATTERN})\.?\s+{_ORDINAL.replace('(', '(?P<day>', 1)}"
         rf"(?:,?\s+(?P<year>\d{{4}}))?\b"
     ),
 )
+"""The ways a question writes a calendar day, each with the groups ``year`` (may be None),
+``month`` (digits or a name of :data:`MONTHS`) and ``day``, matching lower case."""
 
+WEEKDAYS = [name.lower() for name in calendar.day_name]
+"""The weekdays' names in lower case, Monday first (``WEEKDAYS[d.weekday()]``)."""
 
-_WEEKDAYS = [name.lower() for name in calendar.day_name]
 # "last Tuesday", "on Tuesday", "this past Friday" (not "every Tuesday", "next Tuesday")
-_WEEKDAY = re.compile(rf"\b(?:last|on|this\s+past)\s+({'|'.join(_WEEKDAYS)})\b")
+_WEEKDAY = re.compile(rf"\b(?:last|on|this\s+past)\s+({'|'.join(WEEKDAYS)})\b")
 
 
 def parse_day(question: str, now: datetime | None = None) -> TimeRange | None:
@@ -125,10 +130,10 @@ def parse_day(question: str, now: datetime | None = None) -> TimeRange | None:
     now = now or datetime.now(UTC)
     text = question.lower()
     weekday = _WEEKDAY.search(text)
-    for pattern in _DAY_PATTERNS:
+    for pattern in DAY_PATTERNS:
         for match in pattern.finditer(text):
             month = match.group("month")
-            number = int(month) if month.isdigit() else _MONTHS[month]
+            number = int(month) if month.isdigit() else MONTHS[month]
             day = int(match.group("day"))
             year = match.group("year")
             try:
@@ -143,7 +148,7 @@ def parse_day(question: str, now: datetime | None = None) -> TimeRange | None:
             return TimeRange(since, since + timedelta(days=1), match.group(0).strip())
     if weekday is not None:
         today = _day(now)
-        back = (today.weekday() - _WEEKDAYS.index(weekday.group(1))) % 7 or 7
+        back = (today.weekday() - WEEKDAYS.index(weekday.group(1))) % 7 or 7
         since = today - timedelta(days=back)
         return TimeRange(since, since + timedelta(days=1), weekday.group(0))
     return None
@@ -157,7 +162,7 @@ _WEEK_OF = re.compile(
 )
 
 
-_NAMED_WEEKDAY = re.compile(rf"^(?:{'|'.join(_WEEKDAYS)}),?\s+", re.IGNORECASE)
+_NAMED_WEEKDAY = re.compile(rf"^(?:{'|'.join(WEEKDAYS)}),?\s+", re.IGNORECASE)
 
 
 def parse_week(question: str, now: datetime | None = None) -> TimeRange | None:

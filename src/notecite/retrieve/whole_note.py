@@ -12,6 +12,7 @@ that no word narrows are found by their dates, not searched.
 from __future__ import annotations
 
 import re
+from datetime import datetime
 
 from notecite.retrieve.terms import query_terms, stem, tokenize
 from notecite.retrieve.timehints import TimeRange, parse_day, parse_time_hint, parse_week
@@ -51,14 +52,15 @@ def asks_of_the_whole(question: str, vault: str, rel_path: str, title: str) -> b
     return bool(said) and all(term in named or term in _OF_THE_WHOLE for term in said)
 
 
-def asks_of_a_time(question: str) -> TimeRange | None:
+def asks_of_a_time(question: str, now: datetime | None = None) -> TimeRange | None:
     """The day or the time ``question`` asks what the notes of hold ("What did I do on 22
     January?", "What happened last week?"), or None: a question that names a day or a time
     (:func:`~notecite.retrieve.timehints.parse_week`, then
     :func:`~notecite.retrieve.timehints.parse_day`, then
     :func:`~notecite.retrieve.timehints.parse_time_hint`) and no other word than stopwords
-    and words such as "do", "happened", "write", "notes", "journal"."""
-    found = parse_week(question) or parse_day(question) or parse_time_hint(question)
+    and words such as "do", "happened", "write", "notes", "journal"; a time relative to
+    ``now`` (the clock's when None)."""
+    found = parse_week(question, now) or parse_day(question, now) or parse_time_hint(question, now)
     if found is None:
         return None
     rest = re.sub(re.escape(found.phrase), " ", question, flags=re.IGNORECASE)

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -59,6 +60,7 @@ class EngineFactory:
         llm: LLM | str | None = None,
         embedder: Embedder | str | Mapping[str, Any] = "hash",
         index: bool = True,
+        clock: Callable[[], datetime] | None = None,
         **overrides: Any,
     ) -> Engine:
         """A new engine.
@@ -71,6 +73,8 @@ class EngineFactory:
             embedder: An embedder instance, a provider name ("hash", "minilm"...), or its
                 settings (``{"name": "openai", "base_url": ...}``).
             index: Index the vaults before returning.
+            clock: The moment questions are asked at (the system clock when None):
+                ``clock=lambda: datetime(2026, 12, 2, tzinfo=UTC)`` fixes "today".
             **overrides: Settings, as for :func:`notecite.load_settings` (``ask={...}``).
         """
         number = len(self.engines)
@@ -84,6 +88,7 @@ class EngineFactory:
             settings,
             llm=None if isinstance(llm, str) else llm,
             embedder=None if isinstance(embedder, str | Mapping) else embedder,
+            clock=clock,
         )
         self.engines.append(engine)
         for name, files in (vaults or {}).items():
