@@ -187,6 +187,8 @@ def test_open_tasks_of_a_text() -> None:
             "- [ ] code",
             "```",
             "  - [ ] five",
+            "## TODO six",  # a heading marked TODO (org-mode's "* TODO six" reads so)
+            "## DONE seven",
         ]
     )
     assert [(t.index, t.text) for t in open_tasks(text)] == [
@@ -195,4 +197,19 @@ def test_open_tasks_of_a_text() -> None:
         (2, "three"),
         (5, "four"),
         (10, "five"),
+        (11, "six"),
     ]
+
+
+def test_a_task_with_a_date_is_listed_with_it(notecite_engines: EngineFactory) -> None:
+    notes = {
+        "shed.md": "# Shed\n\n- [ ] Order the felt roof 📅 2026-03-20\n- [ ] Paint it\n",
+        "boiler.org": (
+            "#+title: Boiler\n* TODO Book the next service\n  DEADLINE: <2027-01-15 Fri>\n"
+        ),
+    }
+    engine = notecite_engines(vaults={"me": notes})
+    answer = engine.ask(AskRequest(question="What are my open tasks?")).answer
+    assert "- Order the felt roof (due Fri 20 Mar 2026; Shed) [N" in answer
+    assert "- Paint it (Shed) [N" in answer
+    assert "- Book the next service (due Fri 15 Jan 2027; Boiler) [N" in answer

@@ -171,17 +171,21 @@ def _tasks_head(shown: int, scope: str, total: int, window: DueWindow | None, af
 def _listed_tasks(
     pieces: Sequence[ContextPiece], owners: Sequence[str], window: DueWindow | None
 ) -> tuple[list[tuple[ContextPiece, OpenTask, TaskDate | None]], bool]:
-    """The open tasks of ``pieces`` that name one of ``owners`` (any, when empty), in the
-    order an answer lists them: with no ``window``, as the pieces hold them; with one, those
-    dated within it by date (the pieces come newest notes first), or when none is, the dated
-    task nearest it alone. And whether that one is after the window."""
-    if window is None:
-        return [
-            (piece, task, None)
-            for piece in pieces
-            for task in open_tasks(piece.text)
-            if mentions_owner(task.text, owners)
-        ], True
+    """The open tasks of ``pieces`` that name one of ``owners`` (any, when empty), each with
+    its date (None for one with none), in the order an answer lists them: with no
+    ``window``, as the pieces hold them; with one, those dated within it by date (the pieces
+    come newest notes first), or when none is, the dated task nearest it alone. And whether
+    that one is after the window."""
+    if window is None:  # each with its date, when it has one
+        listed: list[tuple[ContextPiece, OpenTask, TaskDate | None]] = []
+        for piece in pieces:
+            dates = {t.task.index: t.date for t in dated_open_tasks(piece.text)}
+            listed.extend(
+                (piece, task, dates.get(task.index))
+                for task in open_tasks(piece.text)
+                if mentions_owner(task.text, owners)
+            )
+        return listed, True
     within = [(piece, t) for piece in pieces for t in tasks_due(piece.text, window, owners)]
     within.sort(key=lambda item: item[1].date.day)
     if not within:

@@ -47,9 +47,10 @@ _OTHER_WORDS = frozenset(
 
 # "- [ ] Buy seed potatoes", "* [ ] ...", "1. [ ] ...": an unchecked Markdown task item
 _UNCHECKED = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+\[ \]\s+(\S.*)$")
-# "TODO: ring the plumber", "- TODO ring the plumber" (upper case only: "todo" in a sentence
-# is a word, not a mark)
-_TODO_LINE = re.compile(r"^\s*(?:[-*+]\s+)?TODO\b[:\s]\s*(\S.*)$")
+# "TODO: ring the plumber", "- TODO ring the plumber", a heading "## TODO Book the service"
+# (org-mode's "* TODO ..." is read as one) (upper case only: "todo" in a sentence is a word,
+# not a mark)
+_TODO_LINE = re.compile(r"^\s*(?:[-*+]\s+|#{1,6}\s+)?TODO\b[:\s]\s*(\S.*)$")
 _FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
 
 
