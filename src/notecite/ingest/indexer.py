@@ -49,7 +49,8 @@ _EMBED_BATCH = 64
 # 7: highlights and callouts read as their words; leading "key:: value" lines as properties.
 # 8: a footnote reference read with its definition.
 # 9: setext headings ("Title" over "=====" or "-----") open sections.
-PARSE_VERSION = 9
+# 10: base64 payloads (data: URIs, lines of bare base64) read as a mark or a blank line.
+PARSE_VERSION = 10
 _HASH_PREFIX = f"p{PARSE_VERSION}:"
 
 

@@ -8,6 +8,7 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from notecite.errors import ParseError
+from notecite.ingest.blobs import without_blobs
 from notecite.ingest.code_regions import rewrite_prose
 from notecite.ingest.frontmatter import (
     as_keywords,
@@ -51,9 +52,12 @@ def readable_wikilinks(text: str) -> str:
 
 
 def _body_as_read(body: str, meta: dict[str, Any]) -> str:
-    """A note's body as the index reads it: frontmatter variables, wikilinks, highlights and
-    callouts in their readable form, every line where it was."""
-    return readable_inline_markup(readable_wikilinks(substitute_variables(body, meta)))
+    """A note's body as the index reads it: encoded data elided, frontmatter variables,
+    wikilinks, highlights, callouts and footnotes in their readable form, every line where
+    it was."""
+    return readable_inline_markup(
+        readable_wikilinks(substitute_variables(without_blobs(body), meta))
+    )
 
 
 def _metadata(text: str) -> tuple[dict[str, Any], str, int]:
