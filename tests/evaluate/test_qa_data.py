@@ -148,6 +148,22 @@ def test_checks_against_a_vault_find_each_kind_of_mistake(tmp_path: Path) -> Non
         must_contain=(("kanban board",),),
     )
     assert check_against_vault(titled, root) == []  # a note without headings: its title
+    # the headings the indexer reads: an org note's, a setext one, a daily note's file name
+    more = write_files(
+        tmp_path / "more",
+        {
+            "log.org": "#+title: Analysis log\n* Models\nThe GLMM converged with nAGQ = 0.\n",
+            "setext.md": "Marking\n=======\n\nEach report gets 20 minutes.\n",
+            "Daily/2026-02-03.md": "Ringed four dippers at the weir.\n",
+        },
+    )
+    for gold, heading, fact in [
+        ("log.org", "Analysis log > Models", "nAGQ = 0"),
+        ("setext.md", "Marking", "20 minutes"),
+        ("Daily/2026-02-03.md", "2026-02-03", "four dippers"),
+    ]:
+        item = replace(good, gold_files=(gold,), gold_headings=(heading,), must_contain=((fact,),))
+        assert check_against_vault(item, more) == [], gold
     bad = QaItem(
         "So the launch of the rocket is planned for when?",
         True,

@@ -24,10 +24,12 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from notecite.errors import ConfigError
+from notecite.errors import ConfigError, ParseError
+from notecite.ingest.parse import parse_file
 
 ANSWERABLE_KINDS = ("fact", "how-to", "multi-note", "time", "folder-scoped")
 UNANSWERABLE_KINDS = ("near-miss", "off-topic")
@@ -169,13 +171,14 @@ def check_against_vault(item: QaItem, root: Path) -> list[str]:
     note."""
     problems = []
     texts = []
+    headings: set[str] = set()
     for gold in item.gold_files:
         path = root / gold
         if not path.is_file():
             problems.append(f"gold file {gold} not found")
             continue
         texts.append(path.read_text(encoding="utf-8", errors="replace"))
-    headings = {_norm(h) for text in texts for h in _headings(text)}
+        headings.update(_norm(h) for h in [*_headings(texts[-1]), *_parsed_headings(gold, path)])
     for heading in item.gold_headings:
         last = _norm(heading.split(">")[-1])
         if texts and last not in headings:
@@ -227,6 +230,20 @@ def _headings(text: str) -> list[str]:
     if title:
         found.append(title.group(1))
     return found
+
+
+def _parsed_headings(rel_path: str, path: Path) -> list[str]:
+    """The title and section headings the indexer reads a note with (an org note's
+    ``* headings``, a setext heading, a title from the file name), none for a file it
+    cannot parse."""
+    try:
+        note = parse_file(rel_path, path.read_bytes(), datetime.now(UTC))
+    except ParseError:
+        return []
+    return [
+        note.title,
+        *(s.heading_path[-1].lstrip("#").strip() for s in note.sections if s.heading_path),
+    ]
 
 
 def _norm(text: str) -> str:
