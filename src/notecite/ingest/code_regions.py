@@ -9,7 +9,7 @@ rewrite of the text a note is read as (:mod:`notecite.ingest.markdown`,
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 
 FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
 CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
@@ -26,18 +26,28 @@ def _rewrite_line(line: str, rewrite: Callable[[str], str]) -> str:
     return "".join(out)
 
 
-def prose_lines(text: str) -> Iterator[str]:
-    """The lines of ``text`` outside its fenced code blocks (the fences left out too)."""
+def in_code(lines: Sequence[str]) -> list[bool]:
+    """For each of ``lines``, whether it is a fence or a line of a fenced code block."""
+    found: list[bool] = []
     fence = ""
-    for line in text.split("\n"):
+    for line in lines:
         opened = FENCE.match(line)
         if fence:
             if opened and opened.group(1)[0] == fence[0] and len(opened.group(1)) >= len(fence):
                 fence = ""
+            found.append(True)
         elif opened:
             fence = opened.group(1)
+            found.append(True)
         else:
-            yield line
+            found.append(False)
+    return found
+
+
+def prose_lines(text: str) -> Iterator[str]:
+    """The lines of ``text`` outside its fenced code blocks (the fences left out too)."""
+    lines = text.split("\n")
+    return (line for line, code in zip(lines, in_code(lines), strict=True) if not code)
 
 
 def rewrite_prose(text: str, marker: str, rewrite: Callable[[str], str]) -> str:
@@ -47,16 +57,7 @@ def rewrite_prose(text: str, marker: str, rewrite: Callable[[str], str]) -> str:
     if marker not in text:
         return text
     lines = text.split("\n")
-    fence = ""
-    for number, line in enumerate(lines):
-        opened = FENCE.match(line)
-        if fence:
-            if opened and opened.group(1)[0] == fence[0] and len(opened.group(1)) >= len(fence):
-                fence = ""
-            continue
-        if opened:
-            fence = opened.group(1)
-            continue
-        if marker in line:
+    for number, (line, code) in enumerate(zip(lines, in_code(lines), strict=True)):
+        if not code and marker in line:
             lines[number] = _rewrite_line(line, rewrite)
     return "\n".join(lines)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from notecite.ingest.code_regions import in_code
 from notecite.types import Section
 
 _HEADING = re.compile(r"^(#{1,6})[ \t]+(.+?)[ \t#]*$")
@@ -41,17 +42,9 @@ def _setext_titles(lines: list[str]) -> dict[int, int]:
     """Line index -> heading level of each setext heading's text line: a one-line paragraph
     (a blank line or a heading before it) outside code, underlined on the next line."""
     titles: dict[int, int] = {}
-    fence: str | None = None
+    code = in_code(lines)
     for number, line in enumerate(lines):
-        fence_match = _FENCE.match(line)
-        if fence_match:
-            marker = fence_match.group(1)
-            if fence is None:
-                fence = marker
-            elif marker[0] == fence[0] and len(marker) >= len(fence):
-                fence = None
-            continue
-        if fence is not None or number + 1 >= len(lines):
+        if code[number] or number + 1 >= len(lines):
             continue
         underline = _SETEXT_UNDERLINE.match(lines[number + 1])
         before = lines[number - 1] if number else ""
