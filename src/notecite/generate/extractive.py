@@ -24,6 +24,7 @@ from notecite.generate.outline import asks_for_summary
 from notecite.generate.prompts import TOP_OF_NOTE, as_data
 from notecite.retrieve.releases import asks_when_released, is_release_note
 from notecite.retrieve.terms import query_terms, stem
+from notecite.retrieve.units import abbreviations
 from notecite.retrieve.whole_note import asks_of_a_time
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
@@ -115,7 +116,8 @@ def quote_sentences(
     """Up to ``max_sentences`` sentences of ``sources`` sharing the most terms of
     ``question`` (two, or one in the best-ranked source), sources ranked higher preferred,
     each quoted with its source's citation; "" when no sentence shares enough."""
-    terms = {stem(t) for t in query_terms(question)}
+    # a unit spelled out counts where a sentence writes its symbol ("kilometres": "6.2 km")
+    terms = {stem(t) for t in query_terms(question)} | set(abbreviations(question))
     # a sentence must share this many of the question's terms to count as answering it
     needed = 1 if len(terms) <= 3 else 2
     scored: list[tuple[float, int, str, set[str], ContextSource]] = []

@@ -56,6 +56,7 @@ from notecite.generate.prompts import header_section, shown_paths
 from notecite.generate.reading import asks_yes_or_no
 from notecite.retrieve.releases import asks_when_released, is_release_note
 from notecite.retrieve.terms import STOPWORDS, possessive_names, stem
+from notecite.retrieve.units import abbreviations
 
 Embed = Callable[[Sequence[str]], np.ndarray]
 Status = Literal["supported", "recited", "unsupported", "neutral"]
@@ -260,7 +261,8 @@ def root(word: str) -> str:
 def content_terms(text: str) -> dict[str, float]:
     """Stemmed content terms of ``text`` with their weight: numbers, code spans and words with
     inner punctuation (versions, option names, paths) 2.0; capitalised names 1.5; others 1.0;
-    stopwords and filler left out."""
+    stopwords and filler left out; the symbol of a unit spelled out ("km" for "kilometres")
+    1.0."""
     terms: dict[str, float] = {}
     for code in _CODE.findall(text):
         terms[code.strip().lower()] = 2.0
@@ -281,6 +283,8 @@ def content_terms(text: str) -> dict[str, float]:
             weight = 1.0
         key = lower if weight == 2.0 else root(lower)
         terms[key] = max(terms.get(key, 0.0), weight)
+    for symbol in abbreviations(text):  # "kilometres" is what a note writes "km"
+        terms.setdefault(symbol, 1.0)
     return terms
 
 

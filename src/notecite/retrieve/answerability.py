@@ -26,6 +26,7 @@ from dataclasses import astuple, dataclass
 from notecite.embed.base import MINILM_MODEL_IDS
 from notecite.retrieve.retriever import Candidate
 from notecite.retrieve.terms import query_terms, stem
+from notecite.retrieve.units import abbreviation
 
 Mentions = Callable[[Sequence[str]], set[str]]
 
@@ -74,6 +75,11 @@ def features(
     held = {stem(w) for w in query_terms(text)}
     coverage = sum(1 for t in terms if stem(t) in held) / len(terms) if terms else 0.0
     found = mentions(terms) if terms else set()
+    # a unit spelled out is held where a note holds its symbol ("kilometres": "6.2 km")
+    symbols = {t: s for t in terms if t not in found and (s := abbreviation(t)) is not None}
+    if symbols:
+        held = mentions(sorted(set(symbols.values())))
+        found |= {t for t, s in symbols.items() if s in held}
     absent = sum(1 for t in terms if t not in found) / len(terms) if terms else 0.0
     return Features(
         top_gate=top,

@@ -17,6 +17,8 @@ from __future__ import annotations
 import calendar
 import re
 
+from notecite.retrieve.units import abbreviations
+
 _SET = (
     r"(?:set|setting|sets|give|giving|gave|given|pick|picking|picked|choose|choosing|chose|"
     r"chosen|specify|specifying|specified|configure|configuring|configured|change|changing|"
@@ -92,7 +94,8 @@ def implied_terms(question: str) -> tuple[str, ...]:
     "without me setting anything up", "leave its settings alone"), "attendees" when it asks
     who was at a meeting ("Who was at the kickoff?", "who came to the retro"), and for a
     weekday its short form, as a day's heading writes it ("Sunday": "sun", for "### Sun 19 —
-    Sintra")."""
+    Sintra"), and for a unit spelled out its symbol ("kilometres": "km",
+    :mod:`notecite.retrieve.units`)."""
     implied: list[str] = []
     if not _SAYS_DEFAULT.search(question) and _asks_default(question):
         implied.append("default")
@@ -102,4 +105,6 @@ def implied_terms(question: str) -> tuple[str, ...]:
         short = _SHORT_WEEKDAY[day.group(1).lower()]
         if short not in implied:
             implied.append(short)
+    said = {w.lower() for w in re.findall(r"\w+", question)}
+    implied.extend(s for s in abbreviations(question) if s not in said and s not in implied)
     return tuple(implied)

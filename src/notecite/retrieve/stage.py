@@ -482,7 +482,8 @@ class RetrievalStage:
             focus: frozenset[tuple[str, str]] = frozenset()  # the only notes kept, if any
             # the gate reads what the question's own search kept, as it was fitted on
             if query is not None and not found.missing.settled:
-                focus = self._gate(request.question, found, named.notes, debug)
+                # the asker's words: the gate reads no word the search added ("(wed)")
+                focus = self._gate(searched.asked, found, named.notes, debug)
             if found.kept:
                 found.kept = [
                     c for c in context if not focus or (c.chunk.vault, c.chunk.rel_path) in focus
