@@ -34,7 +34,9 @@ def test_headings_that_name_no_day(heading_path: str) -> None:
     assert entry_day(heading_path, NOW) is None
 
 
-def _candidate(rowid: int, heading_path: str, path: str = "boiler.md") -> Candidate:
+def _candidate(
+    rowid: int, heading_path: str, path: str = "boiler.md", text: str = "t"
+) -> Candidate:
     chunk = StoredChunk(
         rowid=rowid,
         chunk_id=f"c{rowid}",
@@ -44,7 +46,7 @@ def _candidate(rowid: int, heading_path: str, path: str = "boiler.md") -> Candid
         title="",
         heading_path=heading_path,
         chunk_index=rowid,
-        text="t",
+        text=text,
         line_start=1,
         line_end=1,
         note_type=None,
@@ -53,6 +55,7 @@ def _candidate(rowid: int, heading_path: str, path: str = "boiler.md") -> Candid
     return Candidate.unscored(chunk)
 
 
+ASKED = "When did I last service the boiler?"  # nothing more than the log is about
 LOG = "# Boiler > ## Service log"
 OLD = _candidate(1, f"{LOG} > ### 14 November 2024 — Gary")
 NEW = _candidate(2, f"{LOG} > ### 22 January 2026 — Priya")
@@ -61,20 +64,38 @@ DAILY = _candidate(4, "# Thursday 22 January 2026", "daily/2026-01-22.md")
 
 
 def test_the_newest_entry_is_read_first_and_the_older_ones_left_out() -> None:
-    ordered, log = newest_entry_first([NEXT, DAILY, OLD], [NEXT, OLD, DAILY, NEW], NOW)
+    ordered, log = newest_entry_first(ASKED, [NEXT, DAILY, OLD], [NEXT, OLD, DAILY, NEW], NOW)
     assert [c.rowid for c in ordered] == [2, 3, 4]
     assert log == ("v", "boiler.md", LOG)
 
 
 def test_a_log_of_one_entry_or_a_note_titled_by_its_day_is_left_as_it_is() -> None:
-    assert newest_entry_first([DAILY, NEXT], [DAILY, NEXT, OLD], NOW) == ([DAILY, NEXT], None)
-    assert newest_entry_first([OLD, NEXT], [OLD, NEXT], NOW) == ([OLD, NEXT], None)
+    assert newest_entry_first(ASKED, [DAILY, NEXT], [DAILY, NEXT, OLD], NOW) == (
+        [DAILY, NEXT],
+        None,
+    )
+    assert newest_entry_first(ASKED, [OLD, NEXT], [OLD, NEXT], NOW) == ([OLD, NEXT], None)
     other = _candidate(5, f"{LOG} > ### 2 March 2026", "other.md")  # another note's log
-    assert newest_entry_first([OLD, NEXT], [OLD, other], NOW)[1] is None
+    assert newest_entry_first(ASKED, [OLD, NEXT], [OLD, other], NOW)[1] is None
+
+
+def test_the_newest_entry_about_what_is_asked_not_the_newest_of_the_log() -> None:
+    bike = "# Bike maintenance log > ## Log"
+    entries = [
+        _candidate(11, f"{bike} > ### 2025-09-20", "bike.md", "New brake pads front and rear."),
+        _candidate(12, f"{bike} > ### 2026-03-22", "bike.md", "Brake pads again, both ends."),
+        _candidate(13, f"{bike} > ### 2026-04-12", "bike.md", "New chain, 116 links."),
+    ]
+    question = "When did I last put new brake pads on the bike?"
+    ordered, _ = newest_entry_first(question, [entries[2], entries[0]], entries, NOW)
+    assert [c.rowid for c in ordered] == [12]  # the chain's entry, though newer, left out
+    # a question with nothing more to say than the log: the newest entry
+    ordered, _ = newest_entry_first("When did I last work on the bike?", [entries[0]], entries, NOW)
+    assert [c.rowid for c in ordered] == [13]
 
 
 def test_a_kept_newest_entry_with_no_older_one_kept_stays_where_it_ranks() -> None:
-    assert newest_entry_first([NEXT, NEW], [NEXT, NEW, OLD], NOW) == ([NEXT, NEW], None)
+    assert newest_entry_first(ASKED, [NEXT, NEW], [NEXT, NEW, OLD], NOW) == ([NEXT, NEW], None)
 
 
 BOILER = """# Boiler

@@ -15,10 +15,14 @@ of notes is (:mod:`notecite.retrieve.latest`).
 
 from __future__ import annotations
 
+import math
+import re
 from collections.abc import Sequence
 from datetime import datetime
 
+from notecite.retrieve.latest import asks_for_latest
 from notecite.retrieve.retriever import Candidate
+from notecite.retrieve.terms import query_terms, stem
 from notecite.retrieve.timehints import parse_day
 
 _SEPARATOR = " > "
@@ -41,12 +45,41 @@ def _log_of(candidate: Candidate) -> Log:
     return chunk.vault, chunk.rel_path, parent
 
 
+def _terms(text: str) -> set[str]:
+    return {stem(t) for t in query_terms(re.sub(r"[._/-]", " ", text))}
+
+
+def _about(question: str, log: Log, entries: dict[datetime, list[Candidate]]) -> list[datetime]:
+    """The days of the entries that are about what ``question`` asks: those whose text
+    holds half (one at least) of the question's terms that neither the log's note and parent
+    headings nor its words asking for the latest hold already ("brake pads" in a bike's
+    log: not "bike", not "last"); every entry when the question asks nothing more than the
+    log is about ("When did I last service the boiler?" of the boiler's service log) or when
+    no entry holds that much."""
+    _, path, parent = log
+    latest = asks_for_latest(question) or ""  # "When did I last": how it asks, not what
+    asked = _terms(question) - _terms(f"{path} {parent} {latest}")
+    if not asked:
+        return list(entries)
+    needed = max(1, math.ceil(len(asked) / 2))
+    about = [
+        day
+        for day, chunks in entries.items()
+        if len(asked & _terms(" ".join(c.chunk.text for c in chunks))) >= needed
+    ]
+    return about or list(entries)
+
+
 def newest_entry_first(
-    kept: Sequence[Candidate], candidates: Sequence[Candidate], now: datetime | None = None
+    question: str,
+    kept: Sequence[Candidate],
+    candidates: Sequence[Candidate],
+    now: datetime | None = None,
 ) -> tuple[list[Candidate], Log | None]:
-    """``kept`` with the newest entry of the log the question is about first: the chunks of
-    that entry (from ``kept``, then ``candidates``, in rank order), then the rest of ``kept``
-    but for the log's older entries; at most as many as ``kept``. The log is that of the
+    """``kept`` with the newest entry of the log the question is about first (the newest of
+    the entries about what it asks, :func:`_about`): the chunks of that entry (from
+    ``kept``, then ``candidates``, in rank order), then the rest of ``kept`` but for the
+    log's other entries; at most as many as ``kept``. The log is that of the
     best-ranked kept chunk in a dated section under a parent heading whose log has two dated
     entries or more among the candidates. ``kept`` is unchanged, with None, when there is no
     such log or no older entry of it is kept (the newest alone is read where it ranks)."""
@@ -57,7 +90,7 @@ def newest_entry_first(
         entries = _entries(log, [*kept, *candidates], now)
         if len(entries) < 2:
             continue
-        newest = entries[max(entries)]
+        newest = entries[max(_about(question, log, entries))]
         taken = {c.rowid for c in newest}
         older = [
             c

@@ -533,7 +533,7 @@ class RetrievalStage:
                 "left out"
             )
             return ordered, newest
-        ordered, log = newest_entry_first(kept, candidates)
+        ordered, log = newest_entry_first(question, kept, candidates)
         if log is not None:
             vault, path, parent = log
             debug.notes.append(
