@@ -9,7 +9,7 @@ from notecite.generate.extractive import quote_sentences
 from notecite.generate.grounding import content_terms, line_terms
 from notecite.retrieve.answerability import features
 from notecite.retrieve.implied import implied_terms
-from notecite.retrieve.units import abbreviation, abbreviations
+from notecite.retrieve.units import abbreviation, abbreviations, asked_abbreviations
 
 
 @pytest.mark.parametrize(
@@ -33,6 +33,12 @@ def test_a_question_is_searched_with_the_symbols_of_the_units_it_spells_out() ->
     assert abbreviations("How many kilometres and minutes, in kilometers?") == ("km", "min")
     assert implied_terms("How many kilometres of river do I cover?") == ("km",)
     assert implied_terms("Is it 6 km or 6 kilometres?") == ()  # the symbol is said already
+    # a quantity the question states is no measure it asks for
+    assert implied_terms("Roasting a chicken of 1.6 kilos: how long?") == ()
+    assert asked_abbreviations("A 10-kilometre run: how many minutes per kilometre?") == (
+        "min",
+        "km",
+    )
 
 
 def test_a_line_writing_the_symbol_holds_the_unit_a_claim_spells_out() -> None:

@@ -24,7 +24,7 @@ from notecite.generate.outline import asks_for_summary
 from notecite.generate.prompts import TOP_OF_NOTE, as_data
 from notecite.retrieve.releases import asks_when_released, is_release_note
 from notecite.retrieve.terms import query_terms, stem
-from notecite.retrieve.units import abbreviations
+from notecite.retrieve.units import asked_abbreviations
 from notecite.retrieve.whole_note import asks_of_a_time
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
@@ -117,7 +117,7 @@ def quote_sentences(
     ``question`` (two, or one in the best-ranked source), sources ranked higher preferred,
     each quoted with its source's citation; "" when no sentence shares enough."""
     # a unit spelled out counts where a sentence writes its symbol ("kilometres": "6.2 km")
-    terms = {stem(t) for t in query_terms(question)} | set(abbreviations(question))
+    terms = {stem(t) for t in query_terms(question)} | set(asked_abbreviations(question))
     # a sentence must share this many of the question's terms to count as answering it
     needed = 1 if len(terms) <= 3 else 2
     scored: list[tuple[float, int, str, set[str], ContextSource]] = []

@@ -17,7 +17,7 @@ from __future__ import annotations
 import calendar
 import re
 
-from notecite.retrieve.units import abbreviations
+from notecite.retrieve.units import asked_abbreviations
 
 _SET = (
     r"(?:set|setting|sets|give|giving|gave|given|pick|picking|picked|choose|choosing|chose|"
@@ -106,5 +106,5 @@ def implied_terms(question: str) -> tuple[str, ...]:
         if short not in implied:
             implied.append(short)
     said = {w.lower() for w in re.findall(r"\w+", question)}
-    implied.extend(s for s in abbreviations(question) if s not in said and s not in implied)
+    implied.extend(s for s in asked_abbreviations(question) if s not in said and s not in implied)
     return tuple(implied)

@@ -34,6 +34,23 @@ def abbreviation(word: str) -> str | None:
     return _SYMBOLS[found.group(1).lower()] if found else None
 
 
-def abbreviations(question: str) -> tuple[str, ...]:
-    """The symbols of the units ``question`` spells out, once each, in order."""
-    return tuple(dict.fromkeys(_SYMBOLS[m.group(1).lower()] for m in _UNIT.finditer(question)))
+_QUANTITY = re.compile(r"\d[\d.,]*\s*(?:-\s*)?$")
+
+
+def abbreviations(text: str) -> tuple[str, ...]:
+    """The symbols of the units ``text`` spells out, once each, in order ("6.2 kilometres":
+    "km", as the line that says it writes it)."""
+    return tuple(dict.fromkeys(_SYMBOLS[m.group(1).lower()] for m in _UNIT.finditer(text)))
+
+
+def asked_abbreviations(question: str) -> tuple[str, ...]:
+    """The symbols of the units ``question`` asks a measure in ("How many kilometres
+    ...?"), once each, in order; not those of a quantity it states ("a chicken of 1.6
+    kilos": the notes' other weights are no answer to it)."""
+    return tuple(
+        dict.fromkeys(
+            _SYMBOLS[m.group(1).lower()]
+            for m in _UNIT.finditer(question)
+            if not _QUANTITY.search(question[: m.start()])
+        )
+    )
