@@ -28,6 +28,7 @@ QA_DEV_SETS = tuple(
         "vaults-dev10.jsonl",
         "vaults-dev11.jsonl",
         "personal-dev.jsonl",
+        "researcher-dev.jsonl",
     )
 )
 
