@@ -38,6 +38,9 @@ def test_long_words_urls_and_hashes_stay() -> None:
             "https://camo.example.com/" + "f6cb94205c5f83dc" * 8,  # a URL of hex runs
             "sha256 " + "a" * 64,
             "x" * 99,
+            "ACGT" * 40,  # a DNA sequence
+            "a" * 300,
+            "0123456789abcdef" * 10,  # hex
             "A sentence that goes on and on " * 10,
         ]
     )

@@ -57,6 +57,11 @@ def test_an_org_note_is_markdown_line_for_line() -> None:
     assert lines[21] == "See the manual and garden.org."
 
 
+def test_an_org_table_rule_is_a_markdown_one() -> None:
+    _, body = org_as_markdown("* Nests\n| nest | eggs |\n|------+------|\n| D04  | 5    |\n")
+    assert body.split("\n")[2] == "|------|------|"
+
+
 def test_an_org_note_has_its_sections_title_tags_and_date() -> None:
     note = parse_file("boiler.org", BOILER.encode(), NOW)
     assert note.doc_type == DocType.ORG

@@ -28,4 +28,16 @@ def without_blobs(text: str) -> str:
         text = _DATA_URI.sub(lambda m: m.group(1) + ELIDED, text)
     if not any(len(line) >= 100 for line in text.split("\n")):
         return text
-    return "\n".join("" if _BASE64_LINE.match(line) else line for line in text.split("\n"))
+    return "\n".join("" if _is_base64(line) else line for line in text.split("\n"))
+
+
+def _is_base64(line: str) -> bool:
+    """A line of bare base64: 100 characters or more of its alphabet, with upper case, lower
+    case and digits all in it, as encoded bytes have (a DNA sequence, a run of one letter or
+    a hex digest is text)."""
+    return bool(
+        _BASE64_LINE.match(line)
+        and any(c.isupper() for c in line)
+        and any(c.islower() for c in line)
+        and any(c.isdigit() for c in line)
+    )

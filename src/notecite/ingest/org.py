@@ -11,7 +11,7 @@ keeps the file's line numbers, and then read as a markdown note:
 - ``#+begin_src lang`` ... ``#+end_src`` (and example, verse, export blocks) are fenced
   code; ``#+begin_quote`` ... ``#+end_quote`` quote their lines;
 - ``[[target][label]]`` links read as their label, ``[[target]]`` as the target;
-  ``~code~`` and ``=verbatim=`` as code spans.
+  ``~code~`` and ``=verbatim=`` as code spans; a table's rule ``|---+---|`` as markdown's.
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ _PROPERTY = re.compile(r"^\s*:([\w-]+):\s+(.*?)\s*$")
 _LINK = re.compile(r"\[\[([^\[\]]+)\](?:\[([^\[\]]+)\])?\]")
 _CODE = re.compile(r"(?<![\w~=])([~=])(?=\S)([^\n]*?\S)\1(?![\w~=])")
 _TIMESTAMP = re.compile(r"[<\[](\d{4}-\d{2}-\d{2})[^>\]]*[>\]]")
+_TABLE_RULE = re.compile(r"^(\s*)\|[-+]+\|?\s*$")  # "|---+---|": markdown's "|---|---|"
 # blocks whose lines are code (a fence), and blocks whose lines are a quotation
 _CODE_BLOCKS = frozenset({"src", "example", "verse", "export", "comment"})
 _LIST_KEYS = frozenset({"filetags", "tags", "roam_aliases", "roam_tags"})
@@ -110,6 +111,10 @@ def org_as_markdown(text: str) -> tuple[dict[str, Any], str]:
         if heading:
             heading_seen = True
             out.append(f"{'#' * len(heading.group(1))} {_inline(heading.group(2))}")
+            continue
+        rule = _TABLE_RULE.match(line)
+        if rule:
+            out.append(rule.group(0).replace("+", "|"))
             continue
         out.append(f"> {_inline(line)}" if block == "quote" and line.strip() else _inline(line))
     return meta, "\n".join(out)
