@@ -328,7 +328,7 @@ class Engine:
             self.settings.ask,
             self.settings.generation,
             self.embedder.count_tokens,
-            grounder_for(self.settings.ask, self.embedder),
+            grounder_for(self.settings.ask, self.embedder, self.clock),
             self.parts.note_lines,
         )
         started = time.perf_counter()
@@ -370,7 +370,7 @@ class Engine:
                     query, llm=llm, ask=ask, debug=debug
                 ),
                 count_tokens=self.embedder.count_tokens,
-                grounder=grounder_for(self.settings.ask, self.embedder),
+                grounder=grounder_for(self.settings.ask, self.embedder, self.clock),
                 note_lines=self.parts.note_lines,
                 chat=self.settings.chat,
                 ask=self.settings.ask,

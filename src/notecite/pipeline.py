@@ -11,6 +11,7 @@ import logging
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from datetime import datetime
 from pathlib import PurePosixPath
 
 from notecite.config import AskSettings, GenerationSettings
@@ -217,13 +218,16 @@ def place_quotes(answer: CitedAnswer, kept: Sequence[Candidate], note_lines: Not
                 break
 
 
-def grounder_for(settings: AskSettings, embedder: Embedder) -> Grounder | None:
-    """The claim checker of ``ask.grounding`` (None when it is off)."""
+def grounder_for(
+    settings: AskSettings, embedder: Embedder, clock: Callable[[], datetime] | None = None
+) -> Grounder | None:
+    """The claim checker of ``ask.grounding`` (None when it is off); ``clock`` tells today
+    (the system clock when None)."""
     if settings.grounding == "off":
         return None
     if settings.grounding == "vectors":
-        return Grounder(embed=embedder.embed_documents)
-    return Grounder()
+        return Grounder(embed=embedder.embed_documents, now=clock)
+    return Grounder(now=clock)
 
 
 def debug_chunks(retrieved: Retrieved) -> list[RetrievedChunk]:

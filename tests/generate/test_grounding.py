@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import dataclasses
+from datetime import UTC, date, datetime
 
 import pytest
 
 from notecite.generate.base import ContextSource
+from notecite.generate.dates import days_named
 from notecite.generate.grounding import (
     Grounder,
     _without_context_lead_in,
@@ -1026,3 +1028,48 @@ def test_a_sentence_written_again_word_for_word_is_read_once() -> None:
     grounding = Grounder().ground(answer, SOURCES, "When is the launch?")
     assert grounding.text.count("March 14") == 1
     assert "storm" in grounding.text
+
+
+BOILER = ContextSource(
+    "N1",
+    "home",
+    "boiler.md",
+    "# Boiler > ## Next",
+    "## Next\n- [ ] Powerflush decision.\n- [ ] Next service due January 2027.",
+)
+
+
+def test_a_day_after_today_answers_no_question_about_when_something_happened() -> None:
+    grounder = Grounder(now=lambda: datetime(2026, 11, 30, tzinfo=UTC))
+    past = grounder.ground(
+        "I last serviced the boiler on January 2027 [N1].",
+        (BOILER,),
+        "When did I last service the boiler?",
+    )
+    ahead = grounder.ground(
+        "The next service is due January 2027 [N1].", (BOILER,), "When is the next service due?"
+    )
+    assert [c.status for c in past.claims] == ["unsupported"]
+    assert past.cited == ()
+    assert [c.status for c in ahead.claims] == ["supported"]
+    both = grounder.ground(
+        "The next service is due January 2027 [N1].",
+        (BOILER,),
+        "When did the boiler last have its yearly check, and when is the next one due?",
+    )
+    assert [c.status for c in both.claims] == ["supported"]
+    # the same claim a year later is no plan read as what was done
+    later = Grounder(now=lambda: datetime(2027, 3, 1, tzinfo=UTC)).ground(
+        "I last serviced the boiler on January 2027 [N1].",
+        (BOILER,),
+        "When did I last service the boiler?",
+    )
+    assert [c.status for c in later.claims] != ["unsupported"]
+
+
+def test_the_days_a_text_names() -> None:
+    assert days_named("On 22 January 2026, then in January 2027 and 2026-03-02.") == [
+        date(2026, 3, 2),
+        date(2026, 1, 22),
+        date(2027, 1, 1),
+    ]

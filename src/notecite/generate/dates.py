@@ -43,3 +43,19 @@ def find_dates(text: str) -> tuple[list[str], str]:
     )
     text = _DAY_FIRST.sub(lambda m: keep(_canonical(m[3], _MONTHS[m[2].lower()], m[1]), m[0]), text)
     return found, text
+
+
+_MONTH_YEAR = re.compile(rf"\b{_MONTH}\s+(\d{{4}})\b", re.IGNORECASE)
+
+
+def days_named(text: str) -> list[date]:
+    """The days ``text`` names: each date, and each month named with its year as its first
+    day ("January 2027": 2027-01-01)."""
+    found, rest = find_dates(text)
+    days = [date.fromisoformat(value) for value in found]
+    days.extend(
+        date(int(m[2]), _MONTHS[m[1].lower()], 1)
+        for m in _MONTH_YEAR.finditer(rest)
+        if 1 <= int(m[2]) <= 9999
+    )
+    return days

@@ -39,12 +39,13 @@ import itertools
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from datetime import UTC, date, datetime
 from typing import Literal
 
 import numpy as np
 
 from notecite.generate.base import ContextSource, Owners
-from notecite.generate.dates import find_dates
+from notecite.generate.dates import days_named, find_dates
 from notecite.generate.markup import (
     code_roles,
     is_fence,
@@ -749,18 +750,42 @@ def _score(claim: dict[str, float], line: set[str], text: str = "") -> float:
     return held / total
 
 
+# "When did I last service the boiler?", "When was the fix shipped?": a day in the past
+_WHEN_IT_HAPPENED = re.compile(r"\bwhen\s+(?:did|was|were|had)\b", re.IGNORECASE)
+# "... and when is the next one due?": a question that asks ahead as well
+_ASKS_AHEAD = re.compile(
+    r"\b(?:next|due|will|upcoming|going\s+to|plan\w*|when\s+(?:is|are|do|does))\b",
+    re.IGNORECASE,
+)
+
+
+def answers_a_past_day_with_a_later_one(claim: str, question: str, today: date) -> bool:
+    """Does ``claim`` answer a question about when something happened, and about nothing
+    ahead, with days after ``today`` only ("I last serviced the boiler in January 2027" from
+    "Next service due January 2027")? No line can support that: it reads a plan as what was
+    done."""
+    if not _WHEN_IT_HAPPENED.search(question) or _ASKS_AHEAD.search(question):
+        return False
+    days = days_named(claim)
+    return bool(days) and all(day > today for day in days)
+
+
 class Grounder:
-    """Grounds answers in their sources; ``embed`` (optional) adds a cosine of vectors."""
+    """Grounds answers in their sources; ``embed`` (optional) adds a cosine of vectors;
+    ``now`` tells today (the system clock when None), after which no day answers a question
+    about when something happened."""
 
     def __init__(
         self,
         embed: Embed | None = None,
         threshold: float = SUPPORT_THRESHOLD,
         cosine_weight: float = 0.3,
+        now: Callable[[], datetime] | None = None,
     ) -> None:
         self._embed = embed
         self._threshold = threshold
         self._cosine_weight = cosine_weight if embed is not None else 0.0
+        self._now = now or (lambda: datetime.now(UTC))
 
     def ground(
         self,
@@ -799,9 +824,13 @@ class Grounder:
             for cid, found in lines.items()
         }
         grounded: list[GroundedClaim] = []
+        today = self._now().date()
         for number, said in enumerate(claims):
             claim = _without_context_lead_in(said)
             every = content_terms(claim.content)
+            if answers_a_past_day_with_a_later_one(claim.body, question, today):
+                grounded.append(GroundedClaim(claim, "unsupported"))
+                continue
             if not claim.cids and claim.body.endswith(":"):
                 grounded.append(GroundedClaim(claim, "neutral"))  # a lead-in to what follows
                 continue
