@@ -10,8 +10,8 @@ import pytest
 from notecite.retrieve.dated_sections import entry_day, newest_entry_first
 from notecite.retrieve.retriever import Candidate
 from notecite.schemas.ask import AskRequest
-from notecite.store.base import StoredChunk
 from notecite.testing import EngineFactory, ScriptedLLM
+from tests.helpers import stored_chunk
 
 NOW = datetime(2026, 11, 30, tzinfo=UTC)
 
@@ -37,22 +37,7 @@ def test_headings_that_name_no_day(heading_path: str) -> None:
 def _candidate(
     rowid: int, heading_path: str, path: str = "boiler.md", text: str = "t"
 ) -> Candidate:
-    chunk = StoredChunk(
-        rowid=rowid,
-        chunk_id=f"c{rowid}",
-        vault="v",
-        rel_path=path,
-        folder="",
-        title="",
-        heading_path=heading_path,
-        chunk_index=rowid,
-        text=text,
-        line_start=1,
-        line_end=1,
-        note_type=None,
-        note_date=None,
-    )
-    return Candidate.unscored(chunk)
+    return Candidate.unscored(stored_chunk(rowid, path, heading_path, text))
 
 
 ASKED = "When did I last service the boiler?"  # nothing more than the log is about

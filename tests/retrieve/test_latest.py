@@ -15,8 +15,8 @@ from notecite.retrieve.latest import (
 )
 from notecite.retrieve.retriever import Candidate
 from notecite.schemas.ask import AskRequest
-from notecite.store.base import StoredChunk
 from notecite.testing import EngineFactory, ScriptedLLM
+from tests.helpers import stored_chunk
 
 MONTHS = ["01", "02", "03", "04", "05", "06", "07", "08", "09", "10"]
 
@@ -92,21 +92,7 @@ def test_series_of_sets_the_numbers_of_a_file_name_aside() -> None:
 
 
 def _candidate(rowid: int, path: str) -> Candidate:
-    chunk = StoredChunk(
-        rowid=rowid,
-        chunk_id=f"c{rowid}",
-        vault="v",
-        rel_path=path,
-        folder="",
-        title="",
-        heading_path="",
-        chunk_index=0,
-        text="t",
-        line_start=1,
-        line_end=1,
-        note_type=None,
-        note_date=None,
-    )
+    chunk = stored_chunk(rowid, path)
     return Candidate(rowid=rowid, chunk=chunk, score_vector=0.5, score_bm25=1.0, folder_weight=1)
 
 
