@@ -10,11 +10,13 @@ import pytest
 
 from notecite import Engine, load_settings
 from notecite.generate.reading import NOT_ANSWERED
-from notecite.retrieve.answerability import DEFAULT_MODEL, FEATURE_NAMES, Features
+from notecite.retrieve.answerability import DEFAULT_MODEL, FEATURE_NAMES, Features, features
+from notecite.retrieve.retriever import Candidate
 from notecite.schemas.ask import AskRequest
 from notecite.schemas.chat import ChatRequest
-from notecite.testing import ScriptedLLM
+from notecite.testing import ScriptedLLM, write_files
 from tests.ask.notes import build_vaults
+from tests.helpers import stored_chunk
 
 
 def test_the_model_reads_every_feature_in_order() -> None:
@@ -251,3 +253,35 @@ def test_the_fit_puts_the_threshold_in_the_gap_with_the_fewest_errors(
     assert fit.choose_threshold(p, y, max_wrong=0.25) == pytest.approx(0.7)
     # a bound on wrong abstentions that the gap rule would break moves it down
     assert fit.choose_threshold(p, y, max_wrong=0.0) == pytest.approx(0.2)
+
+
+SERVER_NOTE = (
+    "# Server notes\n\nThe backup server is nas-02 in the basement rack.\n"
+    "Login with the admin account; the password is in 1Password.\n\n"
+    "We used to back up to a USB disk called Tortoise.\n\nSnapshots run nightly at 02:30.\n"
+)
+
+
+@pytest.mark.slow
+def test_a_vault_of_one_note_is_not_refused_for_having_no_fifth_candidate(
+    tmp_path: Path,
+) -> None:
+    """The margin is the best candidate's lead over the fifth: with fewer than five there
+    is nothing below it, and a new vault of one note answered nothing (P 0.52 for "Which
+    machine is the backup server?")."""
+    settings = load_settings(home=tmp_path / "home", llm="extractive", ask={"auto_rag": "off"})
+    with Engine(settings) as engine:
+        engine.add_vault("me", write_files(tmp_path / "me", {"servers.md": SERVER_NOTE}))
+        engine.index()
+        asked = engine.ask(AskRequest(question="Which machine is the backup server?", debug=True))
+        off = engine.ask(AskRequest(question="How do I bake sourdough bread?", debug=True))
+    assert not asked.abstained, asked.debug and asked.debug.answerability
+    assert "nas-02" in asked.answer
+    assert off.abstained
+
+
+def test_with_fewer_than_five_candidates_the_margin_is_the_best_score() -> None:
+    one = [Candidate.unscored(stored_chunk(1, "a.md"))]
+    one[0].gate = 0.6
+    found = features("Which machine is the backup server?", one, one, lambda t: set(t), 0)
+    assert found.margin == pytest.approx(0.6)

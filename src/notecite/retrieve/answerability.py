@@ -69,7 +69,8 @@ def features(
     """The gate's features for ``question`` and what its retrieval found."""
     gates = sorted((c.gate for c in candidates), reverse=True)
     top = gates[0] if gates else 0.0
-    fifth = gates[min(4, len(gates) - 1)] if gates else 0.0
+    # fewer than five candidates (a small vault or folder): the best stands above nothing
+    fifth = gates[4] if len(gates) >= 5 else 0.0
     terms = query_terms(question)
     text = " ".join(c.chunk.text.lower() for c in kept)
     held = {stem(w) for w in query_terms(text)}
