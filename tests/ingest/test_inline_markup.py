@@ -71,3 +71,26 @@ def test_the_source_a_footnote_gives_is_quoted_with_its_sentence(
     response = engine.ask(AskRequest(question=question))
     assert "slower reaction times (Van Dongen et al., 2003)" in response.answer
     assert "[^" not in response.answer
+
+
+def test_inline_html_for_emphasis_is_read_as_its_words() -> None:
+    text = "\n".join(
+        [
+            'The backup server is <b>nas-02</b> in the <span style="color:red">rack</span>.<br>',
+            "Press <kbd>Ctrl</kbd>+<kbd>P</kbd>; call <code>sync()</code>.",
+            "<summary>Old setup</summary>",
+            "Code keeps `<b>bold</b>` and a <div> stays; so does x < y > z.",
+            "```html",
+            "<b>kept in a block</b>",
+            "```",
+        ]
+    )
+    assert readable_inline_markup(text).split("\n") == [
+        "The backup server is nas-02 in the rack. ",
+        "Press Ctrl+P; call `sync()`.",
+        "Old setup",
+        "Code keeps `<b>bold</b>` and a <div> stays; so does x < y > z.",
+        "```html",
+        "<b>kept in a block</b>",
+        "```",
+    ]

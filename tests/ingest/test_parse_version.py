@@ -35,6 +35,7 @@ FINGERPRINTS = {
     9: "7f1763c33a8e39f2edbf006bf5669c6a46e1f0cd2e1ebda22642d7d66568c0ce",
     # 10 elides base64 payloads, which these vaults do not hold
     10: "7f1763c33a8e39f2edbf006bf5669c6a46e1f0cd2e1ebda22642d7d66568c0ce",
+    11: "d5d244951e03cceb835db3a1b0dceaf6baaa4afd346b7cdc262a3b7a25522c96",
 }
 MTIME = datetime(2024, 1, 1, tzinfo=UTC)
 

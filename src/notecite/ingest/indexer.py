@@ -50,7 +50,8 @@ _EMBED_BATCH = 64
 # 8: a footnote reference read with its definition.
 # 9: setext headings ("Title" over "=====" or "-----") open sections.
 # 10: base64 payloads (data: URIs, lines of bare base64) read as a mark or a blank line.
-PARSE_VERSION = 10
+# 11: inline HTML for emphasis (<b>, <span>, <kbd>, <br>...) read as its words.
+PARSE_VERSION = 11
 _HASH_PREFIX = f"p{PARSE_VERSION}:"
 
 

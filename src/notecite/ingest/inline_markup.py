@@ -1,13 +1,14 @@
-"""Inline markup read as the words it shows: highlights, callouts and footnotes.
+"""Inline markup read as the words it shows: highlights, callouts, footnotes, inline HTML.
 
 ``The base is ==150 mm of hardcore==`` reads "The base is 150 mm of hardcore" in Obsidian's
 reading view, and ``> [!warning]- Don't forget`` is a quote titled "Don't forget" (titled
 "Warning" when it gives no title). A footnote's reference ``slower reaction times[^1].`` is
 read with what its definition says, ``slower reaction times (Van Dongen et al., 2003).``,
 so the sentence carries its source ("Which study found ...?"), and the definition's line is
-read without its ``[^1]:``. The index reads them so: a quoted line or a match is then the
-text a person sees, not its markup. Code is left as written (an example of the syntax), and
-every line keeps its number.
+read without its ``[^1]:``. Inline HTML written for emphasis (``<b>nas-02</b>``, ``<span
+style="...">``, ``<kbd>``, ``<br>``) is read as its words. The index reads them so: a quoted
+line or a match is then the text a person sees, not its markup. Code is left as written (an
+example of the syntax), and every line keeps its number.
 """
 
 from __future__ import annotations
@@ -48,14 +49,31 @@ def _footnotes(text: str) -> str:
     return rewrite_prose(text, "^[", lambda prose: _INLINE_FOOTNOTE.sub(r" (\1)", prose))
 
 
+# inline HTML a note writes for emphasis ("<b>nas-02</b>", "<span style=...>", "<kbd>"):
+# the words stay, the tags go; a line break is a space, a code element a code span
+_INLINE_TAG = re.compile(
+    r"</?(?:b|i|u|em|strong|span|kbd|mark|sup|sub|small|big|font|s|del|ins|summary)\b[^<>]*>",
+    re.IGNORECASE,
+)
+_BREAK = re.compile(r"<br\s*/?>", re.IGNORECASE)
+_CODE_TAG = re.compile(r"</?code\b[^<>]*>", re.IGNORECASE)
+
+
+def _without_tags(prose: str) -> str:
+    prose = _BREAK.sub(" ", prose)
+    prose = _CODE_TAG.sub("`", prose)
+    return _INLINE_TAG.sub("", prose)
+
+
 def _callout_title(match: re.Match[str]) -> str:
     quote, kind, title = match.groups()
     return f"{quote}{title or kind.replace('-', ' ').capitalize()}"
 
 
 def readable_inline_markup(text: str) -> str:
-    """``text`` with highlights as their words, each callout's opening line as its title and
-    footnotes read where they are referred to."""
+    """``text`` with highlights and inline HTML as their words, each callout's opening line
+    as its title and footnotes read where they are referred to."""
     text = _footnotes(text)
+    text = rewrite_prose(text, "<", _without_tags)
     text = rewrite_prose(text, "==", lambda prose: _HIGHLIGHT.sub(r"\1", prose))
     return rewrite_prose(text, "[!", lambda prose: _CALLOUT.sub(_callout_title, prose))
