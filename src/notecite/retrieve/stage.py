@@ -754,9 +754,10 @@ class RetrievalStage:
             return None
         if not kept:
             return None
+        scope = f" {listing.scope}" if listing.scope else ""
         debug.notes.append(
-            f"the question asks only for the open tasks {listing.scope}: their unchecked "
-            "items and TODO lines are listed, newest notes first, and nothing was searched"
+            f"the question asks only for the open tasks{scope}: their unchecked items and TODO "
+            "lines are listed, newest notes first, and nothing was searched"
         )
         return self._listed(kept, listing, OPEN_TASKS, debug)
 
