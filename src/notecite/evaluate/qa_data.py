@@ -177,8 +177,10 @@ def check_against_vault(item: QaItem, root: Path) -> list[str]:
         if not path.is_file():
             problems.append(f"gold file {gold} not found")
             continue
-        texts.append(path.read_text(encoding="utf-8", errors="replace"))
-        headings.update(_norm(h) for h in [*_headings(texts[-1]), *_parsed_headings(gold, path)])
+        data = path.read_bytes()
+        text = data.decode("utf-8", errors="replace")
+        texts.append(text.replace("\r\n", "\n").replace("\r", "\n"))  # as read_text reads
+        headings.update(_norm(h) for h in [*_headings(texts[-1]), *_parsed_headings(gold, data)])
     for heading in item.gold_headings:
         last = _norm(heading.split(">")[-1])
         if texts and last not in headings:
@@ -232,12 +234,12 @@ def _headings(text: str) -> list[str]:
     return found
 
 
-def _parsed_headings(rel_path: str, path: Path) -> list[str]:
+def _parsed_headings(rel_path: str, data: bytes) -> list[str]:
     """The title and section headings the indexer reads a note with (an org note's
     ``* headings``, a setext heading, a title from the file name), none for a file it
     cannot parse."""
     try:
-        note = parse_file(rel_path, path.read_bytes(), datetime.now(UTC))
+        note = parse_file(rel_path, data, datetime.now(UTC))
     except ParseError:
         return []
     return [

@@ -23,7 +23,7 @@ from notecite.generate.markup import (
 from notecite.generate.outline import asks_for_summary
 from notecite.generate.prompts import TOP_OF_NOTE, as_data
 from notecite.retrieve.releases import asks_when_released, is_release_note
-from notecite.retrieve.terms import query_terms, stem
+from notecite.retrieve.terms import name_stems, query_terms, stem
 from notecite.retrieve.units import asked_abbreviations
 from notecite.retrieve.whole_note import asks_of_a_time
 
@@ -92,8 +92,7 @@ def _quotable(sentence: str) -> str:
 
 def _framing(source: ContextSource) -> set[str]:
     """The terms of a source's path, title and section."""
-    where = f"{source.rel_path.removesuffix('.md')} {source.title} {source.heading_path}"
-    return {stem(w) for w in query_terms(re.sub(r"[._/-]", " ", where))}
+    return name_stems(f"{source.rel_path.removesuffix('.md')} {source.title} {source.heading_path}")
 
 
 def _says_again(words: set[str], quoted: list[set[str]]) -> bool:

@@ -759,13 +759,16 @@ _ASKS_AHEAD = re.compile(
 )
 
 
-def answers_a_past_day_with_a_later_one(claim: str, question: str, today: date) -> bool:
-    """Does ``claim`` answer a question about when something happened, and about nothing
-    ahead, with days after ``today`` only ("I last serviced the boiler in January 2027" from
-    "Next service due January 2027")? No line can support that: it reads a plan as what was
-    done."""
-    if not _WHEN_IT_HAPPENED.search(question) or _ASKS_AHEAD.search(question):
-        return False
+def asks_about_the_past(question: str) -> bool:
+    """Does ``question`` ask when something happened, and nothing ahead ("When did I last
+    service the boiler?"; not "... and when is the next one due?")?"""
+    return bool(_WHEN_IT_HAPPENED.search(question)) and not _ASKS_AHEAD.search(question)
+
+
+def names_only_later_days(claim: str, today: date) -> bool:
+    """Does ``claim`` name days, all after ``today`` ("I last serviced the boiler in January
+    2027", read off "Next service due January 2027")? As the answer to a question about the
+    past no line can support it: it reads a plan as what was done."""
     days = days_named(claim)
     return bool(days) and all(day > today for day in days)
 
@@ -824,11 +827,12 @@ class Grounder:
             for cid, found in lines.items()
         }
         grounded: list[GroundedClaim] = []
+        past = asks_about_the_past(question)
         today = self._now().date()
         for number, said in enumerate(claims):
             claim = _without_context_lead_in(said)
             every = content_terms(claim.content)
-            if answers_a_past_day_with_a_later_one(claim.body, question, today):
+            if past and names_only_later_days(claim.body, today):
                 grounded.append(GroundedClaim(claim, "unsupported"))
                 continue
             if not claim.cids and claim.body.endswith(":"):

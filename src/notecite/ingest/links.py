@@ -25,7 +25,7 @@ import posixpath
 import re
 from urllib.parse import unquote
 
-from notecite.ingest.code_regions import CODE_SPAN, FENCE
+from notecite.ingest.code_regions import CODE_SPAN, in_code
 from notecite.types import NOTE_SUFFIXES, NoteLink
 
 LINE_TEXT_CHARS = 300
@@ -117,18 +117,9 @@ def note_links(
     for index in range(1, max(body_offset - 1, 1)):  # frontmatter values, between the fences
         for match in WIKILINK.finditer(lines[index]):
             add(_wikilink_target(match), index)
-    fence = ""
+    code = in_code(lines[body_offset:])
     for index in range(body_offset, len(lines)):
-        opened = FENCE.match(lines[index])
-        if fence:
-            closes = opened and opened.group(1)[0] == fence[0]
-            if closes and opened is not None and len(opened.group(1)) >= len(fence):
-                fence = ""
-            continue
-        if opened:
-            fence = opened.group(1)
-            continue
-        if "[" not in lines[index]:
+        if code[index - body_offset] or "[" not in lines[index]:
             continue
         prose = _prose(lines[index])
         for match in WIKILINK.finditer(prose):

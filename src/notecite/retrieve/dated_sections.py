@@ -16,13 +16,12 @@ of notes is (:mod:`notecite.retrieve.latest`).
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Sequence
 from datetime import datetime
 
 from notecite.retrieve.latest import asks_for_latest
 from notecite.retrieve.retriever import Candidate
-from notecite.retrieve.terms import query_terms, stem
+from notecite.retrieve.terms import name_stems
 from notecite.retrieve.timehints import parse_day
 
 _SEPARATOR = " > "
@@ -45,10 +44,6 @@ def _log_of(candidate: Candidate) -> Log:
     return chunk.vault, chunk.rel_path, parent
 
 
-def _terms(text: str) -> set[str]:
-    return {stem(t) for t in query_terms(re.sub(r"[._/-]", " ", text))}
-
-
 def _about(question: str, log: Log, entries: dict[datetime, list[Candidate]]) -> list[datetime]:
     """The days of the entries that are about what ``question`` asks: those whose text
     holds half (one at least) of the question's terms that neither the log's note and parent
@@ -58,14 +53,14 @@ def _about(question: str, log: Log, entries: dict[datetime, list[Candidate]]) ->
     no entry holds that much."""
     _, path, parent = log
     latest = asks_for_latest(question) or ""  # "When did I last": how it asks, not what
-    asked = _terms(question) - _terms(f"{path} {parent} {latest}")
+    asked = name_stems(question) - name_stems(f"{path} {parent} {latest}")
     if not asked:
         return list(entries)
     needed = max(1, math.ceil(len(asked) / 2))
     about = [
         day
         for day, chunks in entries.items()
-        if len(asked & _terms(" ".join(c.chunk.text for c in chunks))) >= needed
+        if len(asked & name_stems(" ".join(c.chunk.text for c in chunks))) >= needed
     ]
     return about or list(entries)
 

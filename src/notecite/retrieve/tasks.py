@@ -16,6 +16,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from notecite.ingest.code_regions import in_code
 from notecite.retrieve.terms import POSSESSIVE_NAME, STOPWORDS, names_someone, without_written
 
 TASKS_LISTED_AT_MOST = 20
@@ -51,7 +52,6 @@ _UNCHECKED = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+\[ \]\s+(\S.*)$")
 # (org-mode's "* TODO ..." is read as one) (upper case only: "todo" in a sentence is a word,
 # not a mark)
 _TODO_LINE = re.compile(r"^\s*(?:[-*+]\s+|#{1,6}\s+)?TODO\b[:\s]\s*(\S.*)$")
-_FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
 
 
 @dataclass(frozen=True)
@@ -115,17 +115,9 @@ def open_tasks(text: str) -> list[OpenTask]:
     """The open tasks of a chunk's ``text``: its unchecked task items and its lines that
     start with ``TODO``, outside fenced code blocks (a code sample's ``- [ ]`` is no task)."""
     found: list[OpenTask] = []
-    fence: str | None = None
-    for index, line in enumerate(text.split("\n")):
-        opened = _FENCE.match(line)
-        if opened:
-            mark = opened.group(1)
-            if fence is None:
-                fence = mark
-            elif mark[0] == fence[0] and len(mark) >= len(fence):
-                fence = None
-            continue
-        if fence is not None:
+    lines = text.split("\n")
+    for index, (line, code) in enumerate(zip(lines, in_code(lines), strict=True)):
+        if code:
             continue
         task = _UNCHECKED.match(line) or _TODO_LINE.match(line)
         if task:

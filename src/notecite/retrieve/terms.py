@@ -98,6 +98,16 @@ def fold(text: str) -> str:
 _SIBILANT_PLURAL = ("sses", "xes", "zes", "ches", "shes")
 
 
+_NAME_SEPARATOR = re.compile(r"[._/-]")
+
+
+def name_stems(text: str) -> set[str]:
+    """The stems of the query terms of a note's path, title or heading path, a dotted,
+    slashed or hyphenated name read as its words ("changelog.release.0-47", "Site - Afon
+    Lledr")."""
+    return {stem(t) for t in query_terms(_NAME_SEPARATOR.sub(" ", text))}
+
+
 @lru_cache(maxsize=131072)
 def stem(word: str) -> str:
     """Strip a few common English suffixes so that the forms of a word meet: a plural, then
