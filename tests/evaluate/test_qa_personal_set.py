@@ -5,15 +5,13 @@ the two shared vaults of software documentation."""
 
 from __future__ import annotations
 
-import json
 import re
 from collections import Counter
-from pathlib import Path
 
 from notecite.engine import Engine
 from notecite.evaluate.qa_data import check_against_vaults, check_set, load_qa
+from tests.evaluate.written_sets import QA_DIR, field_problems, manifest_folder, shared_with
 
-QA_DIR = Path(__file__).resolve().parents[2] / "bench" / "qa"
 ITEMS = QA_DIR / "personal-dev.jsonl"
 VAULT = QA_DIR / "vault-personal"
 WRITTEN_BEFORE = ("vaults.jsonl", *(f"vaults-dev{n}.jsonl" for n in range(2, 12)))
@@ -40,22 +38,11 @@ def test_the_personal_set_is_well_formed_and_all_dev() -> None:
     assert [i.id for i in items if not ID.match(i.id)] == []
     halves = Counter((i.kind, i.id.split("-")[2]) for i in items)
     assert halves == COUNTS
-    assert {i.vault for i in items} == {"personal"}
-    assert {i.split for i in items} == {"dev"}
-    for item in items:
-        if not item.answerable:
-            assert not item.gold_files, item.id
-            assert not item.must_contain, item.id
-        else:
-            assert len(item.gold_headings) == len(item.gold_files), item.id
+    assert field_problems(items, "personal") == []
 
 
 def test_the_personal_set_shares_no_id_or_question_with_the_other_sets() -> None:
-    items = load_qa(ITEMS)
-    others = [i for name in WRITTEN_BEFORE for i in load_qa(QA_DIR / name)]
-    assert {i.id for i in items}.isdisjoint({i.id for i in others})
-    asked = {" ".join(i.question.lower().split()) for i in others}
-    assert [i.id for i in items if " ".join(i.question.lower().split()) in asked] == []
+    assert shared_with(load_qa(ITEMS), WRITTEN_BEFORE) == []
 
 
 def test_every_personal_item_holds_against_its_vault() -> None:
@@ -67,8 +54,7 @@ def test_every_personal_item_holds_against_its_vault() -> None:
 
 
 def test_the_manifest_names_the_personal_vault() -> None:
-    manifest = json.loads((QA_DIR / "vaults.json").read_text(encoding="utf-8"))
-    assert (QA_DIR / manifest["personal"]).resolve() == VAULT.resolve()
+    assert manifest_folder("personal") == VAULT.resolve()
 
 
 def test_every_note_of_the_personal_vault_is_indexed(engine: Engine) -> None:

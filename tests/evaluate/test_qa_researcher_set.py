@@ -7,15 +7,13 @@ setext heading, a plain-text file and one org-mode file."""
 
 from __future__ import annotations
 
-import json
 import re
 from collections import Counter
-from pathlib import Path
 
 from notecite.engine import Engine
 from notecite.evaluate.qa_data import check_against_vaults, check_set, load_qa
+from tests.evaluate.written_sets import QA_DIR, field_problems, manifest_folder, shared_with
 
-QA_DIR = Path(__file__).resolve().parents[2] / "bench" / "qa"
 ITEMS = QA_DIR / "researcher-dev.jsonl"
 VAULT = QA_DIR / "vault-researcher"
 WRITTEN_BEFORE = (
@@ -40,22 +38,11 @@ def test_the_researcher_set_is_well_formed_and_all_dev() -> None:
     assert check_set(items) == []
     assert [i.id for i in items if not ID.match(i.id)] == []
     assert Counter(i.kind for i in items) == COUNTS
-    assert {i.vault for i in items} == {"researcher"}
-    assert {i.split for i in items} == {"dev"}
-    for item in items:
-        if not item.answerable:
-            assert not item.gold_files, item.id
-            assert not item.must_contain, item.id
-        else:
-            assert len(item.gold_headings) == len(item.gold_files), item.id
+    assert field_problems(items, "researcher") == []
 
 
 def test_the_researcher_set_shares_no_id_or_question_with_the_other_sets() -> None:
-    items = load_qa(ITEMS)
-    others = [i for name in WRITTEN_BEFORE for i in load_qa(QA_DIR / name)]
-    assert {i.id for i in items}.isdisjoint({i.id for i in others})
-    asked = {" ".join(i.question.lower().split()) for i in others}
-    assert [i.id for i in items if " ".join(i.question.lower().split()) in asked] == []
+    assert shared_with(load_qa(ITEMS), WRITTEN_BEFORE) == []
 
 
 def test_every_researcher_item_holds_against_its_vault() -> None:
@@ -67,8 +54,7 @@ def test_every_researcher_item_holds_against_its_vault() -> None:
 
 
 def test_the_manifest_names_the_researcher_vault() -> None:
-    manifest = json.loads((QA_DIR / "vaults.json").read_text(encoding="utf-8"))
-    assert (QA_DIR / manifest["researcher"]).resolve() == VAULT.resolve()
+    assert manifest_folder("researcher") == VAULT.resolve()
 
 
 def test_every_note_of_the_researcher_vault_is_indexed(engine: Engine) -> None:
